@@ -1,0 +1,58 @@
+# Two commands for a newcomer (see README): `make serve` and `make test`.
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+DOCS_VENV := .venv-docs
+# Keep every tool's state inside the project, never in $HOME.
+export MPLCONFIGDIR := $(CURDIR)/.cache/mpl
+export IPYTHONDIR := $(CURDIR)/.cache/ipython
+export KERAS_HOME := $(CURDIR)/.cache/keras
+export KERAS_BACKEND := torch
+export XDG_CONFIG_HOME := $(CURDIR)/.cache/xdg
+export XDG_CACHE_HOME := $(CURDIR)/.cache/xdg-cache
+export NO_MKDOCS_2_WARNING := 1
+export PYTHONHASHSEED := 0
+
+.PHONY: serve test build generate preview lint bench clean
+
+$(BIN)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet -e ".[frameworks,docs,gen,dev]"
+	touch $@
+
+$(DOCS_VENV)/.installed: pyproject.toml
+	test -x $(DOCS_VENV)/bin/python || $(PY) -m venv $(DOCS_VENV)
+	$(DOCS_VENV)/bin/pip install --quiet -e ".[docs]"
+	touch $@
+
+## generate: run stacklib and write docs/generated/ (cached by input hash; FORCE=1 to redo)
+generate: $(BIN)/.installed
+	$(BIN)/python scripts/generate.py $(if $(FORCE),--force)
+
+## build: strict static build into site/
+build: generate
+	$(BIN)/mkdocs build --strict
+
+## serve: the whole lecture on http://127.0.0.1:8000/ (venv, install, generate, build, serve)
+serve: build
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+
+## preview: markdown-only contributors — no torch, uses the committed docs/generated/
+preview: $(DOCS_VENV)/.installed
+	STACK_EXECUTE_NOTEBOOK=false $(DOCS_VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
+
+## test: every test (unit, docs execution, site, browser, PDF) plus lint
+test: $(BIN)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+## bench: speed ratios measured side by side (not a test)
+bench: $(BIN)/.installed
+	$(BIN)/python scripts/bench_stack.py
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf site .cache .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,74 @@
+"""Argument checks shared by every stacklib front end.
+
+Every check raises ``ValueError`` naming the argument and stating expected vs received, so a
+reader never meets a NumPy broadcasting accident or a silent wrong number.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral
+
+import numpy as np
+
+CELLS: tuple[str, ...] = ("rnn", "gru", "lstm")
+GATES: dict[str, int] = {"rnn": 1, "gru": 3, "lstm": 4}
+NONLINEARITIES: tuple[str, ...] = ("tanh", "relu", "linear")
+FRAMEWORKS: tuple[str, ...] = ("torch", "keras")
+
+
+def check_cell(cell: object) -> str:
+    if not isinstance(cell, str) or cell.lower() not in CELLS:
+        raise ValueError(f"cell: expected one of {CELLS}, got {cell!r}")
+    return cell.lower()
+
+
+def check_positive_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+        raise ValueError(f"{name}: expected an integer >= 1, got {value!r}")
+    return int(value)
+
+
+def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ValueError(f"{name}: expected one of {choices}, got {value!r}")
+    return str(value)
+
+
+def check_nonlinearity(cell: str, nonlinearity: object) -> str:
+    check_choice("nonlinearity", nonlinearity, NONLINEARITIES)
+    if cell != "rnn" and nonlinearity != "tanh":
+        raise ValueError(
+            f"nonlinearity: only 'tanh' is defined for cell={cell!r}, got {nonlinearity!r}"
+        )
+    return str(nonlinearity)
+
+
+def check_dropout(dropout: object) -> float:
+    if isinstance(dropout, bool) or not isinstance(dropout, (int, float)):
+        raise ValueError(f"dropout: expected a number in [0, 1), got {dropout!r}")
+    if not (0.0 <= float(dropout) < 1.0) or math.isnan(float(dropout)):
+        raise ValueError(f"dropout: expected a number in [0, 1), got {dropout!r}")
+    return float(dropout)
+
+
+def check_finite(name: str, array: np.ndarray) -> None:
+    if not np.all(np.isfinite(array)):
+        bad = int(np.size(array) - np.count_nonzero(np.isfinite(array)))
+        raise ValueError(f"{name}: expected finite values, got {bad} NaN/inf entries")
+
+
+def as_float_array(name: str, value: object, dtype: np.dtype) -> np.ndarray:
+    """Convert ``value`` to a floating array of ``dtype``; refuse strings, objects, complex."""
+    array = np.asarray(value)
+    if array.dtype.kind not in "fiub":
+        raise ValueError(f"{name}: expected a real numeric array, got dtype {array.dtype}")
+    array = array.astype(dtype, copy=False)
+    check_finite(name, array)
+    return array
+
+
+def check_shape(name: str, array: np.ndarray, expected: tuple[int, ...], what: str = "") -> None:
+    if tuple(array.shape) != tuple(expected):
+        hint = f" {what}" if what else ""
+        raise ValueError(f"{name}: expected shape {tuple(expected)}{hint}, got {tuple(array.shape)}")

@@ -1,0 +1,150 @@
+"""stacklib.numpy against torch.nn as the oracle: forward states and hand-written BPTT."""
+
+import numpy as np
+import pytest
+import torch
+
+from stacklib.numpy import StackedRNN, from_torch
+
+NN = {"rnn": torch.nn.RNN, "gru": torch.nn.GRU, "lstm": torch.nn.LSTM}
+CELLS = ["rnn", "gru", "lstm"]
+
+
+def make_pair(cell, x, h, layers, *, dtype=torch.float64, batch_first=False, seed=0, **kw):
+    torch.manual_seed(seed)
+    module = NN[cell](x, h, num_layers=layers, batch_first=batch_first, **kw).to(dtype)
+    return module, from_torch(module)
+
+
+def run_torch(module, x, hx=None):
+    out, state = module(x, hx)
+    if isinstance(state, tuple):
+        return out, state[0], state[1]
+    return out, state, None
+
+
+@pytest.mark.parametrize("cell", CELLS)
+@pytest.mark.parametrize("layers", [1, 2, 3, 4])
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_forward_matches_torch_float64(cell, layers, batch_first):
+    rng = np.random.default_rng(layers * 7 + len(cell))
+    x_size, h_size, T, B = (int(v) for v in rng.integers(1, 9, size=4))
+    module, stack = make_pair(cell, x_size, h_size, layers, batch_first=batch_first, seed=layers)
+    shape = (B, T, x_size) if batch_first else (T, B, x_size)
+    x = torch.randn(*shape, dtype=torch.float64)
+    h0 = torch.randn(layers, B, h_size, dtype=torch.float64)
+    c0 = torch.randn(layers, B, h_size, dtype=torch.float64)
+    hx = (h0, c0) if cell == "lstm" else h0
+    y, h_n, c_n = run_torch(module, x, hx)
+    out = stack.forward(x.numpy(), tuple(t.numpy() for t in hx) if cell == "lstm" else h0.numpy())
+    assert out.output.shape == tuple(y.shape)
+    np.testing.assert_allclose(out.output, y.detach().numpy(), rtol=0, atol=1e-10)
+    np.testing.assert_allclose(out.h_n, h_n.detach().numpy(), rtol=0, atol=1e-10)
+    if cell == "lstm":
+        np.testing.assert_allclose(out.c_n, c_n.detach().numpy(), rtol=0, atol=1e-10)
+    # every layer's state at every step: the top layer's is the output, the last step is h_n
+    assert out.h.shape == (layers, T, B, h_size)
+    np.testing.assert_array_equal(out.h[:, -1], out.h_n)
+    top = out.output.transpose(1, 0, 2) if batch_first else out.output
+    np.testing.assert_array_equal(out.h[-1], top)
+
+
+@pytest.mark.parametrize("cell", CELLS)
+def test_forward_matches_torch_float32(cell):
+    module, stack = make_pair(cell, 12, 16, 3, dtype=torch.float32)
+    assert stack.dtype == np.float32
+    x = torch.randn(20, 5, 12)
+    y, h_n, _ = run_torch(module, x)
+    out = stack.forward(x.numpy())
+    assert out.output.dtype == np.float32
+    np.testing.assert_allclose(out.output, y.detach().numpy(), rtol=0, atol=1e-5)
+    np.testing.assert_allclose(out.h_n, h_n.detach().numpy(), rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("cell", CELLS)
+def test_unbatched_input_like_torch(cell):
+    module, stack = make_pair(cell, 3, 4, 2)
+    x = torch.randn(6, 3, dtype=torch.float64)
+    y, h_n, _ = run_torch(module, x)
+    out = stack.forward(x.numpy())
+    assert out.output.shape == (6, 4) and out.h_n.shape == (2, 4) and out.h.shape == (2, 6, 4)
+    np.testing.assert_allclose(out.output, y.detach().numpy(), atol=1e-12)
+    np.testing.assert_allclose(out.h_n, h_n.detach().numpy(), atol=1e-12)
+
+
+def test_relu_rnn_and_no_bias():
+    module, stack = make_pair("rnn", 4, 5, 2, nonlinearity="relu", bias=False)
+    assert stack.nonlinearity == "relu" and not stack.bias
+    x = torch.randn(7, 3, 4, dtype=torch.float64)
+    np.testing.assert_allclose(stack.forward(x.numpy()).output, module(x)[0].detach().numpy(),
+                               atol=1e-12)
+
+
+def rel_err(a, b):
+    return np.linalg.norm(a - b) / max(np.linalg.norm(b), 1e-300)
+
+
+@pytest.mark.parametrize("cell", CELLS)
+@pytest.mark.parametrize("layers", [1, 2, 4])
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_bptt_matches_autograd(cell, layers, batch_first):
+    module, stack = make_pair(cell, 3, 5, layers, batch_first=batch_first, seed=11)
+    T, B = 9, 4
+    x = torch.randn(*((B, T, 3) if batch_first else (T, B, 3)), dtype=torch.float64,
+                    requires_grad=True)
+    h0 = torch.randn(layers, B, 5, dtype=torch.float64, requires_grad=True)
+    c0 = torch.randn(layers, B, 5, dtype=torch.float64, requires_grad=True)
+    hx = (h0, c0) if cell == "lstm" else h0
+    y, h_n, c_n = run_torch(module, x, hx)
+    gy, gh = torch.randn_like(y), torch.randn_like(h_n)
+    loss = (y * gy).sum() + (h_n * gh).sum()
+    gc = None
+    if cell == "lstm":
+        gc = torch.randn_like(c_n)
+        loss = loss + (c_n * gc).sum()
+    loss.backward()
+    out = stack.forward(x.detach().numpy(),
+                        (h0.detach().numpy(), c0.detach().numpy()) if cell == "lstm"
+                        else h0.detach().numpy())
+    grads = stack.backward(out, gy.numpy(), gh.numpy(), None if gc is None else gc.numpy())
+    for name, p in module.named_parameters():
+        assert rel_err(grads.params[name], p.grad.numpy()) <= 1e-8, name
+    assert rel_err(grads.input, x.grad.numpy()) <= 1e-8
+    assert rel_err(grads.h0, h0.grad.numpy()) <= 1e-8
+    if cell == "lstm":
+        assert rel_err(grads.c0, c0.grad.numpy()) <= 1e-8
+    assert grads.h_norm.shape == (T, layers) and np.all(grads.h_norm > 0)
+
+
+def test_gradient_norm_map_matches_autograd():
+    """h_norm[t, l] is ||dLoss/dh^[l]_t||: check it against retained torch gradients."""
+    stack = StackedRNN(2, 3, 3, cell="gru", seed=4)
+    x = np.random.default_rng(0).normal(size=(5, 2, 2))
+    out = stack.forward(x)
+    grads = stack.backward(out, np.ones_like(out.output))
+    state = {k: torch.tensor(v) for k, v in stack.state_dict().items()}
+    cells = []
+    for l in range(3):  # torch.nn.GRUCell per layer, same weights: an independent oracle
+        cell = torch.nn.GRUCell(2 if l == 0 else 3, 3).double()
+        for part in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+            getattr(cell, part).data.copy_(state[f"{part}_l{l}"])
+        cells.append(cell)
+    xt = torch.tensor(x)
+    hs = []
+    h = [torch.zeros(2, 3, dtype=torch.float64) for _ in range(3)]
+    for t in range(5):
+        inp = xt[t]
+        for l in range(3):
+            h[l] = cells[l](inp, h[l])
+            h[l].retain_grad()
+            hs.append((t, l, h[l]))
+            inp = h[l]
+    sum(h_t.sum() for (t, l, h_t) in hs if l == 2).backward()
+    for t, l, h_t in hs:
+        assert abs(grads.h_norm[t, l] - h_t.grad.norm().item()) <= 1e-10 * max(1, grads.h_norm[t, l])
+
+
+def test_backward_needs_forward_output():
+    stack = StackedRNN(2, 3)
+    with pytest.raises(ValueError, match="out"):
+        stack.backward(object(), np.zeros((1, 1, 3)))

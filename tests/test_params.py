@@ -1,0 +1,56 @@
+"""Parameter pricing against both frameworks and the seed's depth-vs-width numbers."""
+
+import pytest
+import torch
+
+from stacklib import count_params, param_breakdown
+
+NN = {"rnn": torch.nn.RNN, "gru": torch.nn.GRU, "lstm": torch.nn.LSTM}
+
+
+@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
+@pytest.mark.parametrize("num_layers", [1, 2, 3, 4])
+@pytest.mark.parametrize(("x", "h"), [(1, 2), (100, 128), (7, 3)])
+def test_torch_convention_equals_numel(cell, num_layers, x, h):
+    module = NN[cell](x, h, num_layers=num_layers)
+    assert count_params(cell, x, h, num_layers) == sum(p.numel() for p in module.parameters())
+
+
+@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
+def test_breakdown_shows_fan_in_jump(cell):
+    rows = param_breakdown(cell, 100, 128, 3)
+    assert [r.fan_in for r in rows] == [100, 128, 128]
+    assert rows[0].total != rows[1].total and rows[1].total == rows[2].total
+    assert sum(r.total for r in rows) == count_params(cell, 100, 128, 3)
+    for r in rows:
+        assert r.total == r.input_weights + r.recurrent_weights + r.biases
+
+
+def test_seed_depth_vs_width_counts():
+    # The seed's head-to-head table (one-bias Keras convention) and PyTorch's beside it.
+    assert count_params("lstm", 300, 512, 1, framework="keras") == 1_665_024
+    assert count_params("lstm", 300, 256, 3, framework="keras") == 1_620_992
+    assert count_params("lstm", 300, 512, 1) == 1_667_072
+    assert count_params("lstm", 300, 256, 3) == 1_624_064
+
+
+def test_keras_gru_keeps_two_biases():
+    one_layer = param_breakdown("gru", 10, 4, 1, framework="keras")[0]
+    assert one_layer.biases == 2 * 3 * 4
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        (dict(cell="cnn"), "cell"),
+        (dict(num_layers=0), "num_layers"),
+        (dict(hidden_size=0), "hidden_size"),
+        (dict(input_size=-3), "input_size"),
+        (dict(num_layers=2.5), "num_layers"),
+        (dict(framework="jax"), "framework"),
+    ],
+)
+def test_bad_arguments(kwargs, match):
+    args = dict(cell="lstm", input_size=3, hidden_size=4, num_layers=2) | kwargs
+    with pytest.raises(ValueError, match=match):
+        count_params(**args)
