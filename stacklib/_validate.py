@@ -18,9 +18,9 @@ FRAMEWORKS: tuple[str, ...] = ("torch", "keras")
 
 
 def check_cell(cell: object) -> str:
-    if not isinstance(cell, str) or cell.lower() not in CELLS:
+    if cell not in CELLS:
         raise ValueError(f"cell: expected one of {CELLS}, got {cell!r}")
-    return cell.lower()
+    return str(cell)
 
 
 def check_positive_int(name: str, value: object) -> int:
@@ -71,4 +71,5 @@ def as_float_array(name: str, value: object, dtype: np.dtype) -> np.ndarray:
 def check_shape(name: str, array: np.ndarray, expected: tuple[int, ...], what: str = "") -> None:
     if tuple(array.shape) != tuple(expected):
         hint = f" {what}" if what else ""
-        raise ValueError(f"{name}: expected shape {tuple(expected)}{hint}, got {tuple(array.shape)}")
+        got = tuple(array.shape)
+        raise ValueError(f"{name}: expected shape {tuple(expected)}{hint}, got {got}")

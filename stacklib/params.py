@@ -72,4 +72,5 @@ def count_params(
     >>> count_params("lstm", 300, 256, 3, framework="keras")
     1620992
     """
-    return sum(r.total for r in param_breakdown(cell, input_size, hidden_size, num_layers, framework))
+    rows = param_breakdown(cell, input_size, hidden_size, num_layers, framework)
+    return sum(r.total for r in rows)

@@ -65,9 +65,13 @@ class RNN:
             self.act(pre)
         return hs[1:], (hs[T], None), {"X": X, "hs": hs}
 
+    @staticmethod
+    def named_gates(cache):
+        return {}
+
     def backward(self, k, cache, dH, dh_n, dc_n=None):
         X, hs = cache["X"], cache["hs"]
-        T, B, H = dH.shape
+        T = dH.shape[0]
         deriv = self.dact(hs[1:])  # d act / d pre, (T, B, H)
         dpre = np.empty_like(dH)
         dh_total = np.empty_like(dH)
@@ -118,6 +122,11 @@ class GRU:
             h *= g[:, H : 2 * H]
             h += n
         return hs[1:], (hs[T], None), {"X": X, "hs": hs, "g": gx, "hn": hn}
+
+    @staticmethod
+    def named_gates(cache):
+        H = cache["hn"].shape[-1]
+        return {name: cache["g"][..., j * H : (j + 1) * H] for j, name in enumerate("rzn")}
 
     def backward(self, k, cache, dH, dh_n, dc_n=None):
         X, hs, g, hn = cache["X"], cache["hs"], cache["g"], cache["hn"]
@@ -189,6 +198,11 @@ class LSTM:
             np.tanh(c, out=tc[t])
             np.multiply(gt[:, :H], tc[t], out=hs[t + 1])
         return hs[1:], (hs[T], cs[T]), {"X": X, "hs": hs, "cs": cs, "g": g, "tc": tc}
+
+    @staticmethod
+    def named_gates(cache):
+        H = cache["tc"].shape[-1]
+        return {name: cache["g"][..., j * H : (j + 1) * H] for j, name in enumerate("oifg")}
 
     def backward(self, k, cache, dH, dh_n, dc_n):
         X, hs, cs, g, tc = cache["X"], cache["hs"], cache["cs"], cache["g"], cache["tc"]

@@ -46,6 +46,15 @@ class StackOutput:
     layer_outputs: np.ndarray  # (L, T, B, H) u^[l]_t: what each layer hands upward
     _cache: dict = field(default=None, repr=False)
 
+    def gates(self, layer: int) -> dict[str, np.ndarray]:
+        """Gate activations of ``layer`` (1-based) at every step, e.g. {"i", "f", "g", "o"} for
+        an LSTM, {"r", "z", "n"} for a GRU; shapes (T, B, H) (or (T, H) if unbatched)."""
+        layers = self._cache["layers"]
+        if not 1 <= layer <= len(layers):
+            raise ValueError(f"layer: expected 1..{len(layers)}, got {layer!r}")
+        named = self._cache["cell"].named_gates(layers[layer - 1]["cell"])
+        return {k: v[:, 0] if self._cache["unbatched"] else v for k, v in named.items()}
+
 
 @dataclass
 class Gradients:
@@ -141,7 +150,8 @@ class StackedRNN:
     def _inputs(self, x, hx):
         x = as_float_array("x", x, self.dtype)
         if x.ndim not in (2, 3):
-            raise ValueError(f"x: expected a 2-D (T, input_size) or 3-D tensor, got shape {x.shape}")
+            raise ValueError(
+                f"x: expected a 2-D (T, input_size) or 3-D array, got shape {x.shape}")
         unbatched = x.ndim == 2
         X = x[:, None, :] if unbatched else (x.transpose(1, 0, 2) if self.batch_first else x)
         T, B, feat = X.shape
@@ -207,7 +217,7 @@ class StackedRNN:
                               h[:, :, 0], None if c is None else c[:, :, 0], us[:, :, 0])
         else:
             out = StackOutput(y.transpose(1, 0, 2) if self.batch_first else y, h_n, c_n, h, c, us)
-        out._cache = {"layers": layers, "X": X, "unbatched": unbatched}
+        out._cache = {"layers": layers, "X": X, "unbatched": unbatched, "cell": self._cell}
         return out
 
     __call__ = forward

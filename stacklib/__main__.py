@@ -1,0 +1,5 @@
+import sys
+
+from stacklib.cli import main
+
+sys.exit(main())

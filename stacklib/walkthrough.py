@@ -1,0 +1,124 @@
+"""§08 of the lecture: one timestep of a 2-layer LSTM, computed so a reader can follow by hand.
+
+Hidden size 2 per layer, input size 1, one-decimal weights. The numbers run through the same
+``stacklib.numpy.StackedRNN`` as everything else; this module only picks the weights and lays
+every intermediate out in climb order — layer 1's pre-activations, gates, candidate, cell and
+hidden state, then layer 2's, then the output y_t = h_t^[2].
+
+PyTorch keeps two bias vectors per gate block; here ``bias_hh`` is zero, so ``b`` below is the
+single bias a reader adds (and the one Keras would hold). Rows follow torch's gate order
+(i, f, g, o), two rows (units) per gate. The weights were found by a seeded search over
+one-decimal values (per output unit, 2 million candidates each) for an output that rounds to
+[0.7215, -0.0432]; the tests hold these weights to that output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from stacklib.numpy import StackedRNN
+
+X_T = 1.0
+H_PREV = ((0.3, -0.2), (0.1, 0.4))  # h_{t-1}^[1], h_{t-1}^[2]
+C_PREV = ((0.5, -0.4), (1.4, -1.5))  # c_{t-1}^[1], c_{t-1}^[2]
+# rows: i1 i2 f1 f2 g1 g2 o1 o2 (gate, unit)
+WEIGHTS = {
+    "weight_ih_l0": ((0.6,), (-0.4,), (-0.7,), (-0.3,), (-0.1,), (0.5,), (-0.1,), (-0.7,)),
+    "weight_hh_l0": ((-0.3, 0.2), (0.5, 0.4), (0.8, -0.5), (0.6, -0.8),
+                     (0.1, -0.4), (-0.5, 0.3), (-0.3, 0.1), (-0.4, -0.6)),
+    "bias_ih_l0": (0.4, -0.1, 0.3, 0.3, 0.8, -0.1, -0.5, 0.2),
+    "weight_ih_l1": ((0.2, -0.6), (0.6, 0.0), (0.7, -0.2), (-0.3, -0.3),
+                     (-0.6, -0.6), (0.8, 0.0), (-0.8, -0.3), (-0.5, 0.8)),
+    "weight_hh_l1": ((0.0, 0.1), (-0.6, 0.4), (-0.2, -0.6), (0.6, -0.5),
+                     (0.3, 0.3), (0.0, -0.2), (0.8, 0.0), (-0.7, -0.4)),
+    "bias_ih_l1": (0.5, 0.0, 0.0, -0.6, 1.0, 0.8, 2.0, 0.6),
+}
+EXPECTED_Y = (0.7215, -0.0432)  # what the seed states; tests hold the library to it
+
+GATE_TEXT = {
+    "i": ("input gate", r"\sigma"),
+    "f": ("forget gate", r"\sigma"),
+    "g": ("candidate", r"\tanh"),
+    "o": ("output gate", r"\sigma"),
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    layer: int  # 1, 2, or 0 for the output read-off
+    key: str  # machine name, e.g. "a_i", "i", "c", "h", "y"
+    label: str  # words for a table row
+    symbol: str  # LaTeX
+    formula: str  # LaTeX of what is computed
+    value: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Walkthrough:
+    cell: str
+    input_size: int
+    hidden_size: int
+    num_layers: int
+    x_t: float
+    h_prev: tuple[tuple[float, ...], ...]
+    c_prev: tuple[tuple[float, ...], ...]
+    weights: dict
+    steps: tuple[Step, ...]
+    y: tuple[float, ...]
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def layer_steps(self, layer: int) -> list[Step]:
+        return [s for s in self.steps if s.layer == layer]
+
+
+def build_stack(dtype=np.float64) -> StackedRNN:
+    """The §08 stack with its one-decimal weights loaded (bias_hh = 0)."""
+    stack = StackedRNN(1, 2, 2, cell="lstm", dtype=dtype)
+    state = {k: np.asarray(v, dtype) for k, v in WEIGHTS.items()}
+    for k in range(2):
+        state[f"bias_hh_l{k}"] = np.zeros(8, dtype)
+    stack.load_state_dict(state)
+    return stack
+
+
+def _t(v) -> tuple[float, ...]:
+    return tuple(float(a) for a in np.ravel(v))
+
+
+def walkthrough() -> Walkthrough:
+    stack = build_stack()
+    h_prev, c_prev = np.asarray(H_PREV), np.asarray(C_PREV)
+    out = stack.forward(np.array([[X_T]]), (h_prev, c_prev))  # unbatched, T = 1
+    params = stack.state_dict()
+    steps, below = [], np.array([X_T])
+    for layer in (1, 2):
+        k = layer - 1
+        sup = f"^{{[{layer}]}}"
+        inp = "x_t" if layer == 1 else r"h_t^{[1]}"
+        w_ih, w_hh = params[f"weight_ih_l{k}"], params[f"weight_hh_l{k}"]
+        b = params[f"bias_ih_l{k}"] + params[f"bias_hh_l{k}"]
+        pre = w_ih @ below + w_hh @ h_prev[k] + b  # the reader's first hand step
+        gates = {name: v[0] for name, v in out.gates(layer).items()}
+        for j, name in enumerate("ifgo"):
+            word, act = GATE_TEXT[name]
+            steps.append(Step(layer, f"a_{name}", f"{word} pre-activation", f"a_{{{name}}}{sup}",
+                              rf"W_{{{name}}}{sup} {inp} + U_{{{name}}}{sup} h_{{t-1}}{sup} "
+                              rf"+ b_{{{name}}}{sup}", _t(pre[2 * j : 2 * j + 2])))
+        for name in "ifgo":
+            word, act = GATE_TEXT[name]
+            steps.append(Step(layer, name, word, f"{name}_t{sup}", rf"{act}(a_{{{name}}}{sup})",
+                              _t(gates[name])))
+        steps.append(Step(layer, "c", "cell state", f"c_t{sup}",
+                          rf"f_t{sup} \odot c_{{t-1}}{sup} + i_t{sup} \odot g_t{sup}",
+                          _t(out.c[k, 0])))
+        steps.append(Step(layer, "h", "hidden state", f"h_t{sup}",
+                          rf"o_t{sup} \odot \tanh(c_t{sup})", _t(out.h[k, 0])))
+        below = out.h[k, 0]
+    y = _t(out.output[0])
+    steps.append(Step(0, "y", "output", "y_t", r"h_t^{[2]}", y))
+    return Walkthrough("lstm", 1, 2, 2, X_T, H_PREV, C_PREV,
+                       {k: np.asarray(v).tolist() for k, v in params.items()}, tuple(steps), y)

@@ -1,0 +1,328 @@
+"""stacklib.torch.StackedRNN against torch.nn.RNN/GRU/LSTM (the oracle) and direct formulas."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from torch import nn
+
+from stacklib.torch import GRUCell, LSTMCell, RNNCell, StackedRNN
+
+TORCH_NN = {"rnn": nn.RNN, "gru": nn.GRU, "lstm": nn.LSTM}
+TOL = {torch.float64: 1e-10, torch.float32: 1e-5}
+
+
+def _max_err(a, b) -> float:
+    return float((a - b).detach().abs().max())
+
+
+def _pair(cell, L, *, dtype=torch.float64, batch_first=False, seed=0, **kw):
+    """A random nn module and a StackedRNN built from it; random sizes from the seed."""
+    g = torch.Generator().manual_seed(seed)
+    n_in, H = (int(v) for v in torch.randint(1, 9, (2,), generator=g))
+    torch.manual_seed(seed)
+    ref = TORCH_NN[cell](n_in, H, L, batch_first=batch_first, dtype=dtype, **kw)
+    return ref, StackedRNN.from_torch_nn(ref), n_in, H
+
+
+def _states(out, cell):
+    """(output, h_n, c_n-or-None) from either module's return value."""
+    y, state = out
+    return (y, *state) if cell == "lstm" else (y, state, None)
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
+@pytest.mark.parametrize("with_hx", [False, True], ids=["zero-hx", "hx"])
+@pytest.mark.parametrize("batch_first", [False, True], ids=["TB", "BT"])
+@pytest.mark.parametrize("L", [1, 2, 3, 4])
+@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
+def test_matches_torch_nn(cell, L, batch_first, with_hx, dtype):
+    seed = 100 * L + 10 * ("rnn", "gru", "lstm").index(cell) + 2 * batch_first + with_hx
+    ref, stack, n_in, H = _pair(cell, L, dtype=dtype, batch_first=batch_first, seed=seed)
+    T, B = 5, 3
+    x = torch.randn((B, T, n_in) if batch_first else (T, B, n_in), dtype=dtype)
+    hx = None
+    if with_hx:
+        h0 = torch.randn(L, B, H, dtype=dtype)
+        hx = (h0, torch.randn(L, B, H, dtype=dtype)) if cell == "lstm" else h0
+    got, want = _states(stack(x, hx), cell), _states(ref(x, hx), cell)
+    assert got[0].shape == want[0].shape == ((B, T, H) if batch_first else (T, B, H))
+    for g, w in zip(got, want, strict=True):
+        if w is None:
+            assert g is None
+        else:
+            assert g.dtype == dtype
+            assert _max_err(g, w) <= TOL[dtype]
+
+
+@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
+def test_unbatched_input(cell):
+    ref, stack, n_in, H = _pair(cell, 3, seed=7)
+    x = torch.randn(6, n_in, dtype=torch.float64)
+    h0 = torch.randn(3, H, dtype=torch.float64)
+    hx = (h0, torch.randn(3, H, dtype=torch.float64)) if cell == "lstm" else h0
+    for args in ((x,), (x, hx)):
+        got, want = _states(stack(*args), cell), _states(ref(*args), cell)
+        assert got[0].shape == (6, H) and got[1].shape == (3, H)
+        for g, w in zip(got, want, strict=True):
+            assert (g is None) == (w is None)
+            if w is not None:
+                assert _max_err(g, w) <= 1e-10
+
+
+@pytest.mark.parametrize("L", [1, 3])
+def test_relu_rnn_and_bias_false(L):
+    for kw in ({"nonlinearity": "relu"}, {"bias": False}, {"nonlinearity": "relu", "bias": False}):
+        ref, stack, n_in, _ = _pair("rnn", L, seed=3, **kw)
+        x = torch.randn(4, 2, n_in, dtype=torch.float64)
+        y, h = stack(x)
+        y_ref, h_ref = ref(x)
+        assert _max_err(y, y_ref) <= 1e-10 and _max_err(h, h_ref) <= 1e-10
+    assert not any("bias" in k for k in StackedRNN(3, 4, 2, cell="gru", bias=False).state_dict())
+
+
+def test_linear_rnn_is_affine_recurrence():
+    stack = StackedRNN(2, 3, 1, cell="rnn", nonlinearity="linear").double()
+    sd = stack.flat_state_dict()
+    x = torch.randn(4, 1, 2, dtype=torch.float64)
+    h = torch.zeros(1, 3, dtype=torch.float64)
+    b = sd["bias_ih_l0"] + sd["bias_hh_l0"]
+    for t in range(4):
+        h = x[t] @ sd["weight_ih_l0"].T + h @ sd["weight_hh_l0"].T + b
+    assert _max_err(stack(x)[1][0], h) <= 1e-12
+
+
+def test_cells_have_torch_names_shapes_and_init():
+    for cls, G in ((RNNCell, 1), (GRUCell, 3), (LSTMCell, 4)):
+        c = cls(5, 16)
+        shapes = {k: tuple(v.shape) for k, v in c.named_parameters()}
+        assert shapes == {
+            "weight_ih": (G * 16, 5), "weight_hh": (G * 16, 16),
+            "bias_ih": (G * 16,), "bias_hh": (G * 16,),
+        }
+        bound = 1 / 16**0.5
+        assert all(float(p.detach().abs().max()) <= bound for p in c.parameters())
+        assert float(c.weight_hh.detach().abs().max()) > 0.8 * bound  # spans the interval
+
+
+# ---------------------------------------------------------------- state dicts and bridges
+@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
+def test_flat_state_dict_round_trips(cell):
+    a = StackedRNN(3, 4, 3, cell=cell, layer_norm=True).double()
+    sd = a.flat_state_dict()
+    assert set(sd) == {
+        f"{w}_l{k}"
+        for k in range(3)
+        for w in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "ln_weight", "ln_bias")
+    }
+    assert sd["weight_ih_l0"].shape == (a.cells[0].gates * 4, 3)
+    b = StackedRNN(3, 4, 3, cell=cell, layer_norm=True).double()
+    b.load_flat_state_dict({k: v.numpy() for k, v in sd.items()})  # numpy arrays accepted
+    for k, v in b.flat_state_dict().items():
+        assert torch.equal(v, sd[k])
+    sd["weight_ih_l0"].zero_()  # a copy: the module is untouched
+    assert float(a.cells[0].weight_ih.detach().abs().max()) > 0
+
+
+@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
+def test_torch_nn_round_trips(cell):
+    ref = TORCH_NN[cell](4, 5, 2, batch_first=True, dropout=0.25)
+    stack = StackedRNN.from_torch_nn(ref)
+    assert (stack.batch_first, stack.dropout, stack.num_layers) == (True, 0.25, 2)
+    back = stack.to_torch_nn()
+    assert type(back) is type(ref) and back.batch_first and back.dropout == 0.25
+    for k, v in ref.state_dict().items():
+        assert torch.equal(back.state_dict()[k], v)
+    other = StackedRNN(4, 5, 2, cell=cell)
+    other.load_flat_state_dict(ref.state_dict())  # nn.*.state_dict() accepted directly
+    x = torch.randn(3, 2, 4)
+    assert _max_err(other(x)[0], ref.eval()(x.transpose(0, 1))[0].transpose(0, 1)) <= 1e-6
+
+
+def test_bad_state_dicts_raise():
+    stack = StackedRNN(3, 4, 2, cell="gru")
+    sd = stack.flat_state_dict()
+    bad_shape = dict(sd, weight_hh_l1=torch.zeros(12, 5))
+    with pytest.raises(ValueError, match=r"weight_hh_l1: expected shape \(12, 4\), got \(12, 5\)"):
+        stack.load_flat_state_dict(bad_shape)
+    with pytest.raises(ValueError, match=r"missing \['bias_hh_l0'\]"):
+        stack.load_flat_state_dict({k: v for k, v in sd.items() if k != "bias_hh_l0"})
+    with pytest.raises(ValueError, match=r"unexpected \['weight_ih_l2'\]"):
+        stack.load_flat_state_dict(dict(sd, weight_ih_l2=torch.zeros(12, 4)))
+    with pytest.raises(ValueError, match="missing"):
+        stack.load_flat_state_dict(nn.GRU(3, 4, 1).state_dict())
+    before = stack.flat_state_dict()["weight_ih_l0"]
+    with pytest.raises(ValueError):  # all-or-nothing: the good keys were not loaded either
+        stack.load_flat_state_dict(dict({k: v + 1 for k, v in sd.items()}, bias_ih_l1=[0.0]))
+    assert torch.equal(stack.flat_state_dict()["weight_ih_l0"], before)
+
+
+def test_bridges_refuse_what_torch_nn_cannot_express():
+    for kw in ({"residual": True}, {"layer_norm": True}):
+        with pytest.raises(ValueError, match=next(iter(kw))):
+            StackedRNN(3, 3, 2, **kw).to_torch_nn()
+    with pytest.raises(ValueError, match="nonlinearity"):
+        StackedRNN(3, 3, 2, cell="rnn", nonlinearity="linear").to_torch_nn()
+    with pytest.raises(ValueError, match="bidirectional"):
+        StackedRNN.from_torch_nn(nn.LSTM(3, 3, bidirectional=True))
+    with pytest.raises(ValueError, match="proj_size"):
+        StackedRNN.from_torch_nn(nn.LSTM(3, 4, proj_size=2))
+    with pytest.raises(ValueError, match="module"):
+        StackedRNN.from_torch_nn(nn.Linear(3, 3))
+
+
+# ------------------------------------------------ residual / layer norm / dropout semantics
+def _sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def _reference_stack(sd, cell, x, L, residual, layer_norm):
+    """Direct NumPy transcription of the contract's stack formulas (x: (T, B, in))."""
+    T, B, _ = x.shape
+    H = sd["weight_hh_l0"].shape[1]
+    h = np.zeros((L, B, H))
+    c = np.zeros((L, B, H))
+    ys = []
+    for t in range(T):
+        inp = x[t]
+        for k in range(L):
+            gi = inp @ sd[f"weight_ih_l{k}"].T + sd[f"bias_ih_l{k}"]
+            gh = h[k] @ sd[f"weight_hh_l{k}"].T + sd[f"bias_hh_l{k}"]
+            if cell == "lstm":
+                i, f, g, o = np.split(gi + gh, 4, axis=-1)
+                c[k] = _sigmoid(f) * c[k] + _sigmoid(i) * np.tanh(g)
+                h[k] = _sigmoid(o) * np.tanh(c[k])
+            else:  # gru
+                (ir, iz, i_n), (hr, hz, h_n) = np.split(gi, 3, -1), np.split(gh, 3, -1)
+                r, z = _sigmoid(ir + hr), _sigmoid(iz + hz)
+                n = np.tanh(i_n + r * h_n)
+                h[k] = (1 - z) * n + z * h[k]
+            a = h[k]
+            if layer_norm:
+                mu, var = a.mean(-1, keepdims=True), a.var(-1, keepdims=True)
+                a = (a - mu) / np.sqrt(var + 1e-5) * sd[f"ln_weight_l{k}"] + sd[f"ln_bias_l{k}"]
+            inp = a + inp if residual and k >= 1 else a
+        ys.append(inp)
+    return np.stack(ys), h, c
+
+
+@pytest.mark.parametrize("residual,layer_norm", [(True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("cell", ["gru", "lstm"])
+def test_residual_and_layer_norm_match_direct_formula(cell, residual, layer_norm):
+    torch.manual_seed(1)
+    stack = StackedRNN(3, 5, 3, cell=cell, residual=residual, layer_norm=layer_norm).double()
+    if layer_norm:  # non-trivial affine parameters, or LN weight=1/bias=0 hides mistakes
+        with torch.no_grad():
+            for norm in stack.norms:
+                norm.weight.uniform_(0.5, 1.5)
+                norm.bias.uniform_(-0.5, 0.5)
+    x = torch.randn(4, 2, 3, dtype=torch.float64)
+    sd = {k: v.numpy() for k, v in stack.flat_state_dict().items()}
+    y_ref, h_ref, c_ref = _reference_stack(sd, cell, x.numpy(), 3, residual, layer_norm)
+    y, state = stack(x)
+    h_n = state[0] if cell == "lstm" else state
+    assert np.abs(y.detach().numpy() - y_ref).max() <= 1e-10
+    assert np.abs(h_n.detach().numpy() - h_ref).max() <= 1e-10  # h_n is the raw cell state
+    if cell == "lstm":
+        assert np.abs(state[1].detach().numpy() - c_ref).max() <= 1e-10
+    plain = StackedRNN(3, 5, 3, cell=cell).double()
+    plain.load_flat_state_dict({k: v for k, v in sd.items() if not k.startswith("ln_")})
+    assert _max_err(plain(x)[0], y) > 1e-3  # the variant really changes the output
+
+
+@pytest.mark.parametrize("cell", ["rnn", "lstm"])
+def test_dropout_eval_is_identity_and_top_never_dropped(cell):
+    ref, _, n_in, _ = _pair(cell, 3, seed=5, dropout=0.5)
+    stack = StackedRNN.from_torch_nn(ref).eval()
+    ref.eval()
+    x = torch.randn(6, 4, n_in, dtype=torch.float64)
+    assert _max_err(stack(x)[0], ref(x)[0]) <= 1e-10
+    single = StackedRNN(n_in, 4, 1, cell=cell, dropout=0.5).double()
+    y_eval = single.eval()(x)[0]
+    y_train = single.train()(x)[0]
+    assert torch.equal(y_eval, y_train)  # L=1: the only layer is the top: never dropped
+    stack.train()
+    y, state = stack(x)
+    h_n = state[0] if cell == "lstm" else state
+    assert torch.equal(y[-1], h_n[-1])  # top output = top state, even in training
+
+
+def test_dropout_train_zeros_and_rescales_between_layers():
+    p = 0.4
+    torch.manual_seed(2)
+    stack = StackedRNN(3, 64, 2, cell="gru", dropout=p).double().train()
+    seen = {}
+    stack.cells[0].register_forward_hook(lambda m, i, o: seen.setdefault("h1", []).append(o[0]))
+    stack.cells[1].register_forward_pre_hook(lambda m, i: seen.setdefault("x2", []).append(i[0]))
+    stack(torch.randn(20, 8, 3, dtype=torch.float64))
+    h1, x2 = torch.stack(seen["h1"]), torch.stack(seen["x2"])  # (T, B, H) each
+    dropped = x2 == 0
+    assert torch.allclose(x2[~dropped], h1[~dropped] / (1 - p), rtol=0, atol=1e-12)
+    assert abs(float(dropped.double().mean()) - p) < 0.03  # 10240 draws: 5 sigma ~ 0.024
+    stack.eval()
+    seen.clear()
+    stack(torch.randn(20, 8, 3, dtype=torch.float64))
+    assert torch.equal(torch.stack(seen["x2"]), torch.stack(seen["h1"]))
+
+
+# ------------------------------------------------------------------------ validation
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"num_layers": 0}, "num_layers"),
+        ({"hidden_size": 0}, "hidden_size"),
+        ({"input_size": -1}, "input_size"),
+        ({"input_size": 2.5}, "input_size"),
+        ({"cell": "transformer"}, "cell"),
+        ({"cell": "gru", "nonlinearity": "relu"}, "nonlinearity"),
+        ({"cell": "lstm", "nonlinearity": "linear"}, "nonlinearity"),
+        ({"cell": "rnn", "nonlinearity": "sigmoid"}, "nonlinearity"),
+        ({"dropout": 1.0}, "dropout"),
+        ({"dropout": -0.1}, "dropout"),
+        ({"dropout": float("nan")}, "dropout"),
+        ({"residual": "yes"}, "residual"),
+    ],
+)
+def test_bad_constructor_arguments_raise(kwargs, match):
+    args = {"input_size": 3, "hidden_size": 4, "num_layers": 2} | kwargs
+    with pytest.raises(ValueError, match=match):
+        StackedRNN(args.pop("input_size"), args.pop("hidden_size"), args.pop("num_layers"), **args)
+
+
+def test_bad_inputs_raise():
+    lstm = StackedRNN(3, 4, 2, cell="lstm")
+    gru = StackedRNN(3, 4, 2, cell="gru", batch_first=True)
+    x = torch.randn(5, 2, 3)
+    h = torch.zeros(2, 2, 4)
+    with pytest.raises(ValueError, match=r"x: expected shape \(T, B, 3\) .*got \(5, 2, 4\)"):
+        lstm(torch.randn(5, 2, 4))
+    with pytest.raises(ValueError, match=r"x: expected shape \(B, T, 3\)"):
+        gru(torch.randn(5, 2, 4))
+    with pytest.raises(ValueError, match=r"x: expected a 3-D .* got 4-D"):
+        lstm(torch.randn(1, 5, 2, 3))
+    with pytest.raises(ValueError, match=r"x: expected a 3-D .* got 1-D"):
+        lstm(torch.randn(3))
+    with pytest.raises(ValueError, match=r"x: expected dtype torch\.float32"):
+        lstm(x.double())
+    with pytest.raises(ValueError, match=r"x: expected a torch\.Tensor"):
+        lstm(x.numpy())
+    with pytest.raises(ValueError, match="x: expected at least one time step"):
+        lstm(torch.randn(0, 2, 3))
+    for bad in (float("nan"), float("inf")):
+        x_bad = x.clone()
+        x_bad[2, 1, 0] = bad
+        with pytest.raises(ValueError, match="x: contains NaN or inf"):
+            lstm(x_bad)
+    with pytest.raises(ValueError, match=r"hx: expected a tuple \(h0, c0\)"):
+        lstm(x, h)
+    with pytest.raises(ValueError, match=r"hx: c0 expected shape .* \(2, 2, 4\), got \(2, 3, 4\)"):
+        lstm(x, (h, torch.zeros(2, 3, 4)))
+    with pytest.raises(ValueError, match=r"hx: h0 expected shape .* \(2, 2, 4\), got \(1, 2, 4\)"):
+        gru(x.transpose(0, 1), h[:1])
+    with pytest.raises(ValueError, match="hx: expected a tensor h0"):
+        gru(x.transpose(0, 1), (h, h))
+    with pytest.raises(ValueError, match=r"hx: h0 expected shape .* = \(2, 4\)"):
+        lstm(x[:, 0], (h, h))  # unbatched input needs unbatched hx
+    with pytest.raises(ValueError, match="hx: h0 contains NaN"):
+        gru(x.transpose(0, 1), torch.full((2, 2, 4), float("nan")))
