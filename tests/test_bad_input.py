@@ -1,0 +1,128 @@
+"""Bad input gets a ValueError that names the argument — never a broadcasting accident."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stacklib.numpy import StackedRNN
+
+CTOR = dict(input_size=3, hidden_size=4, num_layers=2)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        (dict(num_layers=0), "num_layers"),
+        (dict(hidden_size=0), "hidden_size"),
+        (dict(input_size=0), "input_size"),
+        (dict(hidden_size=2.0), "hidden_size"),
+        (dict(num_layers=True), "num_layers"),
+        (dict(cell="transformer"), "cell"),
+        (dict(cell="lstm", nonlinearity="relu"), "nonlinearity"),
+        (dict(cell="rnn", nonlinearity="sigmoid"), "nonlinearity"),
+        (dict(dropout=1.0), "dropout"),
+        (dict(dropout=-0.1), "dropout"),
+        (dict(dtype=np.int32), "dtype"),
+    ],
+)
+def test_constructor_rejects(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        StackedRNN(**(CTOR | kwargs))
+
+
+@pytest.mark.parametrize(
+    ("x", "match"),
+    [
+        (np.zeros((5, 2, 4)), r"x: expected last dimension input_size=3"),
+        (np.zeros((5,)), r"x: expected a 2-D"),
+        (np.zeros((1, 5, 2, 3)), r"x: expected a 2-D"),
+        (np.zeros((0, 2, 3)), r"x: expected at least one timestep"),
+        (np.array([[[np.nan, 0, 0]]]), r"x: expected finite values"),
+        (np.array([[[np.inf, 0, 0]]]), r"x: expected finite values"),
+        (np.array([["a", "b", "c"]]), r"x: expected a real numeric array"),
+        (np.zeros((2, 1, 3), dtype=complex), r"x: expected a real numeric array"),
+    ],
+)
+def test_forward_rejects_bad_x(x, match):
+    with pytest.raises(ValueError, match=match):
+        StackedRNN(**CTOR).forward(x)
+
+
+def test_forward_rejects_bad_states():
+    lstm = StackedRNN(**CTOR)
+    x = np.zeros((5, 2, 3))
+    with pytest.raises(ValueError, match=r"h0: expected shape \(2, 2, 4\)"):
+        lstm.forward(x, (np.zeros((2, 3, 4)), np.zeros((2, 2, 4))))
+    with pytest.raises(ValueError, match="c0: expected finite"):
+        lstm.forward(x, (np.zeros((2, 2, 4)), np.full((2, 2, 4), np.nan)))
+    with pytest.raises(ValueError, match=r"hx: expected a tuple \(h0, c0\)"):
+        lstm.forward(x, np.zeros((2, 2, 4)))
+    gru = StackedRNN(**CTOR, cell="gru")
+    with pytest.raises(ValueError, match=r"h0: expected shape \(2, 4\)"):
+        gru.forward(np.zeros((5, 3)), np.zeros((2, 2, 4)))
+
+
+def test_load_state_dict_rejects_wrong_weights():
+    stack = StackedRNN(**CTOR)
+    good = stack.state_dict()
+    bad = dict(good, weight_hh_l1=np.zeros((16, 5)))
+    with pytest.raises(ValueError, match=r"weight_hh_l1.*expected shape \(16, 4\), got \(16, 5\)"):
+        stack.load_state_dict(bad)
+    with pytest.raises(ValueError, match="missing keys"):
+        stack.load_state_dict({k: v for k, v in good.items() if k != "bias_ih_l0"})
+    with pytest.raises(ValueError, match="unexpected keys"):
+        stack.load_state_dict(dict(good, weight_ih_l2=np.zeros((16, 4))))
+    with pytest.raises(ValueError, match="finite"):
+        stack.load_state_dict(dict(good, bias_hh_l0=np.full(16, np.inf)))
+    np.testing.assert_array_equal(stack.state_dict()["weight_hh_l1"], good["weight_hh_l1"])
+
+
+def test_backward_rejects_bad_gradients():
+    stack = StackedRNN(**CTOR)
+    out = stack.forward(np.zeros((5, 2, 3)))
+    with pytest.raises(ValueError, match=r"grad_output: expected shape \(5, 2, 4\)"):
+        stack.backward(out, np.zeros((5, 4)))
+    with pytest.raises(ValueError, match=r"grad_h_n: expected shape"):
+        stack.backward(out, np.zeros((5, 2, 4)), grad_h_n=np.zeros((1, 2, 4)))
+    gru = StackedRNN(**CTOR, cell="gru")
+    gout = gru.forward(np.zeros((5, 2, 3)))
+    with pytest.raises(ValueError, match="grad_c_n: only defined"):
+        gru.backward(gout, np.zeros((5, 2, 4)), grad_c_n=np.zeros((2, 2, 4)))
+
+
+dims = st.integers(min_value=0, max_value=5)
+
+
+@settings(max_examples=80, deadline=None)
+@given(shape=st.lists(dims, min_size=1, max_size=4), cell=st.sampled_from(["rnn", "gru", "lstm"]),
+       batch_first=st.booleans())
+def test_fuzz_shapes_either_work_or_raise_valueerror(shape, cell, batch_first):
+    """Any array shape: a correct result shape, or a ValueError naming x — nothing else."""
+    stack = StackedRNN(3, 2, 2, cell=cell, batch_first=batch_first)
+    x = np.ones(shape)
+    try:
+        out = stack.forward(x)
+    except ValueError as err:
+        assert str(err).startswith("x:")
+        return
+    assert x.ndim in (2, 3) and x.shape[-1] == 3
+    assert out.output.shape == (*x.shape[:-1], 2)
+    assert np.all(np.isfinite(out.output))
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=st.one_of(st.integers(-3, 3), st.floats(allow_nan=True), st.none(),
+                       st.text(max_size=2), st.booleans()),
+       field=st.sampled_from(["input_size", "hidden_size", "num_layers", "dropout"]))
+def test_fuzz_constructor_arguments(value, field):
+    try:
+        stack = StackedRNN(**(CTOR | {field: value}))
+    except ValueError as err:
+        assert str(err).startswith(f"{field}:")
+        return
+    got = getattr(stack, field)
+    if field == "dropout":
+        assert 0.0 <= got < 1.0
+    else:
+        assert isinstance(got, int) and got >= 1
