@@ -1,0 +1,217 @@
+"""Speed of the stacks, measured side by side (a benchmark, not a test).
+
+Times, in turns within one process, ``torch.nn`` RNN/GRU/LSTM (forward, and forward+backward with
+autograd), ``stacklib.numpy`` (forward, and forward + hand-written BPTT) and ``stacklib.torch``
+(forward), for B in {1, 32}, L in 1..4, T=50, x=300, h=256, float32, plus a float32 GEMM that gives
+the peak the GFLOP/s are compared to. This 2-core machine is noisy and shared: absolute times
+swing by 2-4x within seconds, so every competitor of one configuration runs once per round,
+rounds repeat, and the table reports medians. The ratios are what count: each is the median over
+rounds of the ratio of two passes run back to back (torch.nn forward next to NumPy forward, ...).
+
+    python scripts/bench_stack.py                   # full table (~2-3 min)
+    python scripts/bench_stack.py --quick           # LSTM, L=3, B in {1, 32} (~30 s)
+    python scripts/bench_stack.py --cells lstm,gru --layers 1,3 --batch 32
+
+OpenBLAS: on some processors this workplace sets OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE (older
+OpenBLAS builds crash without them); they force a slower kernel on a current NumPy. The script
+re-executes itself once with both unset (in that process only: tests and CI keep them) and prints
+the kernel OpenBLAS then runs; ``--keep-openblas-env`` measures with them as set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+
+OPENBLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+REEXEC_MARK = "STACKLIB_BENCH_UNSET_OPENBLAS"
+T, X, H = 50, 300, 256
+TARGETS = {"fwd": 1.67, "fwd+bwd": 1.43}  # NumPy LSTM time / nn.LSTM time, L=3, B=32 and B=1
+
+
+def parse_args(argv):
+    ints = lambda s: [int(v) for v in s.split(",")]  # noqa: E731
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="LSTM, L=3 only, shorter runs")
+    p.add_argument("--cells", type=lambda s: s.split(","), default=None,
+                   help="comma list of rnn,gru,lstm (default all; --quick: lstm)")
+    p.add_argument("--layers", type=ints, default=None, help="comma list (default 1,2,3,4)")
+    p.add_argument("--batch", type=ints, default=None, help="comma list (default 1,32)")
+    p.add_argument("--threads", type=int, default=2, help="torch and NumPy BLAS threads")
+    p.add_argument("--budget", type=float, default=None, help="seconds of timing per config")
+    p.add_argument("--keep-openblas-env", action="store_true",
+                   help="do not unset OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE for this run")
+    a = p.parse_args(argv)
+    a.cells = a.cells or (["lstm"] if a.quick else ["rnn", "gru", "lstm"])
+    a.layers = a.layers or ([3] if a.quick else [1, 2, 3, 4])
+    a.batch = a.batch or [1, 32]
+    bad = [c for c in a.cells if c not in ("rnn", "gru", "lstm")]
+    if bad:
+        p.error(f"--cells: expected rnn, gru or lstm, got {bad}")
+    return a
+
+
+def settle_environment(args):
+    """Before NumPy is imported: drop the OpenBLAS overrides (re-exec) and fix thread counts."""
+    found = {k: os.environ[k] for k in OPENBLAS_VARS if k in os.environ}
+    if found and not args.keep_openblas_env:
+        env = {k: v for k, v in os.environ.items() if k not in OPENBLAS_VARS}
+        env[REEXEC_MARK] = " ".join(f"{k}={v}" for k, v in found.items())
+        os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), *sys.argv[1:]], env)
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = str(args.threads)
+    # Idle OpenBLAS workers spin for 2^28 cycles (~0.1 s) after NumPy's last call, on the core
+    # torch's second OpenMP thread needs: nn.LSTM forward measured 33 ms alone, 131 ms right after
+    # a NumPy run. 2^20 cycles (~0.4 ms) still spans the gaps between NumPy's calls in a loop.
+    os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "20")
+    if REEXEC_MARK in os.environ:
+        return f"unset for this run (were {os.environ[REEXEC_MARK]})"
+    if found:
+        kept = " ".join(f"{k}={v}" for k, v in found.items())
+        return f"kept as set (--keep-openblas-env): {kept}"
+    return "OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE not set"
+
+
+def build(cell, B, L):
+    """torch.nn module, its NumPy and stacklib.torch twins (same weights), input and grad."""
+    import numpy as np
+    import torch
+
+    from stacklib.numpy import from_torch
+
+    torch.manual_seed(0)
+    nn_mod = {"rnn": torch.nn.RNN, "gru": torch.nn.GRU, "lstm": torch.nn.LSTM}[cell](X, H, L)
+    np_stack = from_torch(nn_mod, dtype=np.float32)
+    try:
+        from stacklib.torch import StackedRNN as TorchStack
+
+        st_mod = TorchStack.from_torch_nn(nn_mod)
+        st_note = None
+    except Exception as exc:  # written by another helper: skip the row, never the benchmark
+        st_mod, st_note = None, f"stacklib.torch skipped ({type(exc).__name__}: {exc})"
+    x = torch.randn(T, B, X)
+    gy = torch.randn(T, B, H)
+    return nn_mod, np_stack, st_mod, st_note, x, gy
+
+
+def competitors(cell, B, L):
+    import torch
+
+    nn_mod, np_stack, st_mod, note, x, gy = build(cell, B, L)
+    xn, gyn = x.numpy(), gy.numpy()
+    xg = x.clone().requires_grad_(True)
+    params = list(nn_mod.parameters())
+
+    def nn_fwd():
+        with torch.no_grad():
+            nn_mod(x)
+
+    def nn_fwd_bwd():
+        for p in params:
+            p.grad = None
+        xg.grad = None
+        y, _ = nn_mod(xg)
+        y.backward(gy)
+
+    def np_fwd_bwd():
+        np_stack.backward(np_stack.forward(xn), gyn)
+
+    comps = {("torch.nn", "fwd"): nn_fwd, ("torch.nn", "fwd+bwd"): nn_fwd_bwd,
+             ("stacklib.numpy", "fwd"): lambda: np_stack.forward(xn),
+             ("stacklib.numpy", "fwd+bwd"): np_fwd_bwd}
+    if st_mod is not None:
+        def st_fwd():
+            with torch.no_grad():
+                st_mod(x)
+        comps[("stacklib.torch", "fwd")] = st_fwd
+    return comps, note
+
+
+def run_config(cell, B, L, budget, min_reps):
+    from _benchlib import GATES, gemm_competitors, median_ratio, stack_flops, time_in_turns
+
+    comps, note = competitors(cell, B, L)
+    gemms, gemm_flops = gemm_competitors(T, B, H, GATES[cell])
+    everything = {**comps, **{(name, "gemm"): f for name, f in gemms.items()}}
+    groups = [[key for key in comps if key[1] == mode] for mode in ("fwd", "fwd+bwd")]
+    groups.append([(name, "gemm") for name in gemms])
+    samples, reps = time_in_turns(everything, groups, budget_s=budget, min_reps=min_reps,
+                                  max_reps=400)
+    med = {key: statistics.median(s) for key, s in samples.items()}
+    peak = max(gemm_flops / med[(name, "gemm")] for name in gemms) / 1e9
+    fwd_flops = stack_flops(cell, B, L, T, X, H)
+    rows = []
+    for impl, mode in comps:
+        flops = fwd_flops * (3 if mode == "fwd+bwd" else 1)  # backward ~ 2x forward
+        s = med[(impl, mode)]
+        ratio = (None if impl == "torch.nn"
+                 else median_ratio(samples[(impl, mode)], samples[("torch.nn", mode)]))
+        gflops = flops / s / 1e9
+        rows.append({"cell": cell, "B": B, "L": L, "impl": impl, "pass": mode, "ms": s * 1e3,
+                     "ratio": ratio, "gflops": gflops, "pct": 100 * gflops / peak})
+    return rows, peak, reps, note
+
+
+def check_targets(rows):
+    print("\nTargets (issue 2): stacklib.numpy LSTM time / nn.LSTM time at L=3")
+    all_met = True
+    for mode, limit in TARGETS.items():
+        for B in (32, 1):
+            hit = [r for r in rows if r["cell"] == "lstm" and r["L"] == 3 and r["B"] == B
+                   and r["impl"] == "stacklib.numpy" and r["pass"] == mode]
+            if not hit:
+                print(f"  {mode:8s} B={B:<2d} <= {limit:.2f}x : not measured in this run")
+                all_met = False
+                continue
+            ok = hit[0]["ratio"] <= limit
+            all_met &= ok
+            print(f"  {mode:8s} B={B:<2d} <= {limit:.2f}x : {hit[0]['ratio']:.2f}x  "
+                  f"{'MET' if ok else 'NOT MET'}")
+    print("  all targets met" if all_met else "  not all targets met")
+    return all_met
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    openblas_note = settle_environment(args)
+    import numpy as np
+    import torch
+    from _benchlib import format_table, pin_threads
+
+    limiter, pools = pin_threads(args.threads)
+    print(f"numpy {np.__version__}, torch {torch.__version__}; torch threads "
+          f"{torch.get_num_threads()}; {pools}")
+    timeout = os.environ["OPENBLAS_THREAD_TIMEOUT"]
+    print(f"OpenBLAS env: {openblas_note}; OPENBLAS_THREAD_TIMEOUT={timeout} (idle workers stop "
+          f"spinning after 2^{timeout} cycles)")
+    print(f"T={T} x={X} h={H} float32. ms: median over interleaved rounds. x nn: median over "
+          "rounds of time / torch.nn time of the same pass, the two run back to back.")
+    print("GFLOP/s: GEMM flops of the stack (fwd+bwd = 3x fwd). % peak: of the faster float32 "
+          "GEMM (NumPy or torch) timed in the same rounds.\n")
+    rows, notes = [], set()
+    for cell in args.cells:
+        for B in args.batch:
+            for L in args.layers:
+                target = cell == "lstm" and L == 3
+                budget = args.budget or ((2.0 if args.quick else 3.0) * (3 if target else 1))
+                r, peak, reps, note = run_config(cell, B, L, budget, 10 if target else 5)
+                if note:
+                    notes.add(note)
+                rows += r
+                print(f"  {cell} B={B} L={L}: {reps} rounds, GEMM peak in turns "
+                      f"{peak:.0f} GFLOP/s", flush=True)
+    print()
+    print(format_table(rows))
+    for note in sorted(notes):
+        print(f"note: {note}")
+    check_targets(rows)
+    del limiter
+    return 0
+
+
+if __name__ == "__main__":
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:0] = [here, os.path.dirname(here)]  # _benchlib, and stacklib without an install
+    sys.exit(main())
