@@ -1,0 +1,104 @@
+"""Experiment 3a: depth vs width at an equal parameter budget (§10) — held-out accuracy.
+
+The seed compares 1x512 with 3x256 LSTM layers (input 300): 1,665,024 vs 1,620,992 weights
+(Keras counting, one bias per gate block; torch's two biases give 1,667,072 vs 1,624,064).
+Scaled down: 3 narrow layers (H=32, input = embedding 24) against one wide layer whose width
+makes its recurrent parameter count closest to the deep stack's. Both are trained as next-word
+models (several seeds; seed 0 of the deep one is the hero stack) and scored on held-out
+agreement; the learning curves show how long each needs. Latency: see `latency` (3b).
+
+JSON schema (``depth_width.json``)::
+
+    name, seed, config, versions
+    params: {deep: int, wide: int, wide_hidden: int,              # recurrent weights, torch
+             seed_scale: {torch: {wide, deep}, keras: {wide: 1665024, deep: 1620992}}}
+    training: {deep | wide: {layers: int, hidden: int,
+        heldout_agreement: [per seed], heldout_agreement_mismatch: [per seed],
+        mean: float, std: float, mean_mismatch: float, std_mismatch: float,
+        steps_to_90: [per seed, int or null],     # first curve step with agreement >= 0.9
+        steps_trained: [per seed],                # both arms stop at 99 % (see stacks.HERO)
+        curve: {step: [int], heldout_agreement_mean: [float]}}}  # a stopped run counts
+                                                                  # with its last value
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from stacklib import data
+from stacklib.experiments.common import Timer, run, threads
+from stacklib.experiments.lm import TrainConfig, evaluate, train_lm
+from stacklib.experiments.stacks import HERO
+
+
+def lstm_params(input_size: int, hidden: int, layers: int, biases: int = 2) -> int:
+    """Recurrent weights of an LSTM stack (torch: two bias vectors per gate block; Keras: 1)."""
+    first = 4 * hidden * (input_size + hidden) + 4 * biases * hidden
+    return first + (layers - 1) * (4 * hidden * 2 * hidden + 4 * biases * hidden)
+
+
+def matched_width(input_size: int, hidden: int, layers: int) -> int:
+    """Width of one LSTM layer whose parameter count is closest to the deep stack's."""
+    target = lstm_params(input_size, hidden, layers)
+    return min(range(1, 8 * hidden), key=lambda w: abs(lstm_params(input_size, w, 1) - target))
+
+
+@dataclass(frozen=True)
+class DepthWidthConfig:
+    deep: TrainConfig = HERO                  # 3 x 32 (the hero stack) for seed 0
+    seeds: tuple[int, ...] = (0, 1, 2)
+    seed: int = 0
+    threads: int = 1
+
+    @classmethod
+    def tiny(cls) -> DepthWidthConfig:
+        deep = dataclasses.replace(HERO, hidden_size=16, embed_size=16, steps=150,
+                                   n_heldout=300, curve_every=50, n_curve=100)
+        return cls(deep=deep, seeds=(0,))
+
+    def train_jobs(self) -> list[TrainConfig]:
+        return [dataclasses.replace(t, seed=s) for t in (self.deep, self.wide())
+                for s in self.seeds]
+
+    def wide(self) -> TrainConfig:
+        d = self.deep
+        width = matched_width(d.embed_size, d.hidden_size, d.num_layers)
+        return dataclasses.replace(d, num_layers=1, hidden_size=width)
+
+
+def train_seeds(tcfg: TrainConfig, seeds) -> dict:
+    _, heldout = data.make_splits(4000, tcfg.n_heldout, tcfg.data_seed)
+    acc, mism, to90, curves, trained = [], [], [], [], []
+    for seed in seeds:
+        model, losses, curve = train_lm(dataclasses.replace(tcfg, seed=seed))
+        trained.append(len(losses))
+        ev = evaluate(model, heldout, tcfg.threads)
+        acc.append(ev["agreement"])
+        mism.append(ev["agreement_mismatch"])
+        to90.append(next((s for s, a in curve if a >= 0.9), None))
+        curves.append([a for _, a in curve] + [curve[-1][1]] * (tcfg.steps // tcfg.curve_every
+                                                                 - len(curve)))
+    return {"layers": tcfg.num_layers, "hidden": tcfg.hidden_size,
+            "heldout_agreement": acc, "heldout_agreement_mismatch": mism,
+            "mean": float(np.mean(acc)), "std": float(np.std(acc)),
+            "mean_mismatch": float(np.mean(mism)), "std_mismatch": float(np.std(mism)),
+            "steps_to_90": to90, "steps_trained": trained,
+            "curve": {"step": list(range(tcfg.curve_every, tcfg.steps + 1, tcfg.curve_every)),
+                      "heldout_agreement_mean": np.mean(curves, axis=0).tolist()}}
+
+
+def depth_vs_width(cfg: DepthWidthConfig) -> dict:
+    with Timer() as timer, threads(cfg.threads):
+        d, w = cfg.deep, cfg.wide()
+        e, h, L = d.embed_size, d.hidden_size, d.num_layers
+        seed_scale = {fw: {"wide": lstm_params(300, 512, 1, nb),
+                           "deep": lstm_params(300, 256, 3, nb)}
+                      for fw, nb in (("torch", 2), ("keras", 1))}
+        params = {"deep": lstm_params(e, h, L), "wide": lstm_params(e, w.hidden_size, 1),
+                  "wide_hidden": w.hidden_size, "seed_scale": seed_scale}
+        training = {"deep": train_seeds(d, cfg.seeds), "wide": train_seeds(w, cfg.seeds)}
+        body = {"params": params, "training": training}
+    return {**run("depth_width", cfg, body), "duration_s": timer.seconds}

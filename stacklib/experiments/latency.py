@@ -1,0 +1,90 @@
+"""Experiment 3b: inference latency of deep vs wide stacks (the seed's "latency xL" claim).
+
+Three LSTM stacks per scale: "wide" (1 layer), "deep" (3 narrow layers, about the same number of
+parameters) and "narrow1" (1 narrow layer: same width as each deep layer). Scales: "trained"
+(the sizes of experiment 3a: input 24, 1x66 vs 3x32) and "seed" (input 300, 1x512 vs 3x256).
+Forward passes without gradients are timed in turns in one process: every round times each
+model `reps` times, the order rotating, and the median over rounds is reported. Wall-clock
+numbers vary between runs and machines; the ratios are the result (never asserted).
+
+JSON schema (``latency.json``)::
+
+    name, seed, config, versions
+    runs: [ {scale: "trained" | "seed", input_size, hidden: {wide, deep, narrow1}, layers_deep,
+             batch, seq_len, threads,
+             ms: {wide, deep, narrow1},      # median milliseconds per forward pass
+             ratio_deep_wide: float,         # equal parameters: 3 narrow layers / 1 wide layer
+             ratio_deep_narrow1: float} ]    # equal width: 3 layers / 1 layer (the xL claim)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from stacklib.experiments.common import Timer, run, threads
+from stacklib.experiments.depth_width import matched_width
+
+
+@dataclass(frozen=True)
+class LatencyConfig:
+    # (scale, input_size, deep hidden, deep layers, wide hidden or 0 = matched, batch, seq_len)
+    cases: tuple[tuple[str, int, int, int, int, int, int], ...] = (
+        ("trained", 24, 32, 3, 0, 1, 10), ("trained", 24, 32, 3, 0, 32, 10),
+        ("seed", 300, 256, 3, 512, 1, 50), ("seed", 300, 256, 3, 512, 32, 50))
+    rounds: int = 7
+    reps: int = 3
+    seed: int = 0
+    threads: int = 1
+
+    def train_jobs(self) -> list:
+        return []
+
+    @classmethod
+    def tiny(cls) -> LatencyConfig:
+        return cls(cases=(("trained", 16, 16, 3, 0, 1, 6),), rounds=3, reps=2)
+
+
+def time_in_turns(fns: dict, rounds: int, reps: int) -> dict[str, float]:
+    """Median milliseconds per call of each function, timed in rotating turns."""
+    names, samples = list(fns), {n: [] for n in fns}
+    for name in names:
+        fns[name]()                                     # warm-up
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[: r % len(names)]:
+            start = time.perf_counter()
+            for _ in range(reps):
+                fns[name]()
+            samples[name].append((time.perf_counter() - start) / reps * 1e3)
+    return {n: float(np.median(s)) for n, s in samples.items()}
+
+
+def measure(cfg: LatencyConfig, case) -> dict:
+    scale, inp, hid, layers, wide, batch, seq_len = case
+    wide = wide or matched_width(inp, hid, layers)
+    torch.manual_seed(cfg.seed)
+    hidden = {"wide": wide, "deep": hid, "narrow1": hid}
+    mods = {"wide": torch.nn.LSTM(inp, wide, 1), "deep": torch.nn.LSTM(inp, hid, layers),
+            "narrow1": torch.nn.LSTM(inp, hid, 1)}
+    x = torch.randn(seq_len, batch, inp)
+
+    def call(m):
+        def f():
+            with torch.no_grad():
+                m(x)
+        return f
+
+    ms = time_in_turns({n: call(m.eval()) for n, m in mods.items()}, cfg.rounds, cfg.reps)
+    return {"scale": scale, "input_size": inp, "hidden": hidden, "layers_deep": layers,
+            "batch": batch, "seq_len": seq_len, "threads": cfg.threads, "ms": ms,
+            "ratio_deep_wide": ms["deep"] / ms["wide"],
+            "ratio_deep_narrow1": ms["deep"] / ms["narrow1"]}
+
+
+def latency(cfg: LatencyConfig) -> dict:
+    with Timer() as timer, threads(cfg.threads):
+        body = {"runs": [measure(cfg, case) for case in cfg.cases]}
+    return {**run("latency", cfg, body), "duration_s": timer.seconds}

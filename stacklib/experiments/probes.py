@@ -1,0 +1,147 @@
+"""Experiment 2: layer specialisation — linear probes on every layer of the trained stacks.
+
+For each model of experiment 1 (same configs, so the same trained weights) a multinomial
+logistic regression (numpy features, torch L-BFGS, L2) is fitted per layer on the states of
+LM-training sentences and scored on held-out sentences (held-out subject/attractor pairs).
+Layer 0 is the word embedding (the input x_t), a baseline.
+
+Features:
+  pos             surface: the current word's part of speech (all words, 7 classes)
+  word_number     surface: the current word's own number none/sg/pl (all words)
+  subject_number  structural: the main subject's number sg/pl, at every word strictly between
+                  the subject and the main verb (i.e. across the attractor)
+  subject_number_mismatch   the same probe scored only at attractor nouns whose number is the
+                  opposite of the subject's (surface form points the wrong way there)
+
+JSON schema (``probes.json``)::
+
+    name, seed, config, versions
+    features: {name: {kind: "surface"|"structural", classes: [str], n_train: int, n_test: int,
+                      majority: float}}        # majority-class accuracy on the test positions
+    models: {"hero" | "live": {num_layers: L,
+             layers: ["embedding", "layer 1", ...],                    # L + 1 entries
+             accuracy: {feature: [L + 1 floats]}}}                     # held-out accuracy
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from stacklib import data
+from stacklib.experiments.common import Timer, run, threads
+from stacklib.experiments.lm import embeddings, layer_states, train_subset
+from stacklib.experiments.stacks import StacksConfig, trained_model
+
+FEATURES = {"pos": "surface", "word_number": "surface", "subject_number": "structural",
+            "subject_number_mismatch": "structural"}
+
+
+@dataclass(frozen=True)
+class ProbesConfig:
+    stacks: StacksConfig = field(default_factory=StacksConfig)
+    n_probe_train: int = 1500
+    n_probe_test: int = 1000
+    l2: float = 1e-3
+    max_iter: int = 100
+    seed: int = 0
+    threads: int = 1
+
+    @classmethod
+    def tiny(cls) -> ProbesConfig:
+        return cls(stacks=StacksConfig.tiny(), n_probe_train=300, n_probe_test=300, max_iter=50)
+
+    def train_jobs(self) -> list:
+        return self.stacks.train_jobs()
+
+
+def targets(sentences) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Per feature: (index array (k, 2) of (sentence, word) positions, labels (k,))."""
+    rows: dict[str, list] = {f: [] for f in FEATURES}
+    for b, s in enumerate(sentences):
+        for t in range(len(s.tokens)):
+            rows["pos"].append((b, t, s.pos[t]))
+            rows["word_number"].append((b, t, s.number[t]))
+            if s.subject_index < t < s.verb_index:
+                rows["subject_number"].append((b, t, s.subject_number - 1))
+                if t in s.attractors and s.number[t] != s.subject_number:
+                    rows["subject_number_mismatch"].append((b, t, s.subject_number - 1))
+    out = {}
+    for f, r in rows.items():
+        a = np.array(r, dtype=np.int64).reshape(-1, 3)
+        out[f] = (a[:, :2], a[:, 2])
+    return out
+
+
+def fit_probe(x: np.ndarray, y: np.ndarray, n_classes: int, l2: float, max_iter: int):
+    """Standardised multinomial logistic regression; returns a predict(x) function."""
+    mu, sd = x.mean(0), x.std(0) + 1e-6
+    xt = torch.from_numpy((x - mu) / sd).float()
+    yt = torch.from_numpy(y)
+    w = torch.zeros(x.shape[1], n_classes, requires_grad=True)
+    b = torch.zeros(n_classes, requires_grad=True)
+    opt = torch.optim.LBFGS([w, b], max_iter=max_iter, line_search_fn="strong_wolfe")
+
+    def closure():
+        opt.zero_grad()
+        loss = torch.nn.functional.cross_entropy(xt @ w + b, yt) + l2 * (w * w).sum()
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    w_, b_ = w.detach().numpy(), b.detach().numpy()
+    return lambda z: (((z - mu) / sd) @ w_ + b_).argmax(1)
+
+
+def layer_features(model, sentences) -> list[np.ndarray]:
+    """[embedding (B, T, E), layer 1 h (B, T, H), ...] for the words of the sentences."""
+    h, _, _ = layer_states(model, sentences)
+    t = h.shape[2]
+    emb = embeddings(model, sentences)
+    return [emb[:, :t], *h]
+
+
+def probe_model(model, train_s, test_s, cfg: ProbesConfig) -> dict:
+    tr_feats, te_feats = layer_features(model, train_s), layer_features(model, test_s)
+    tr_t, te_t = targets(train_s), targets(test_s)
+    acc: dict[str, list[float]] = {}
+    for f in FEATURES:
+        fit_on = "subject_number" if f == "subject_number_mismatch" else f
+        (i_tr, y_tr), (i_te, y_te) = tr_t[fit_on], te_t[f]
+        n_classes = len(data.POS_TAGS) if f == "pos" else 3 if f == "word_number" else 2
+        acc[f] = []
+        for a_tr, a_te in zip(tr_feats, te_feats, strict=True):
+            predict = fit_probe(a_tr[i_tr[:, 0], i_tr[:, 1]], y_tr, n_classes, cfg.l2,
+                                cfg.max_iter)
+            acc[f].append(float((predict(a_te[i_te[:, 0], i_te[:, 1]]) == y_te).mean()))
+    n = len(tr_feats) - 1
+    return {"num_layers": n, "layers": ["embedding"] + [f"layer {k}" for k in range(1, n + 1)],
+            "accuracy": acc}
+
+
+def feature_info(train_s, test_s) -> dict:
+    tr_t, te_t = targets(train_s), targets(test_s)
+    classes = {"pos": list(data.POS_TAGS), "word_number": list(data.NUMBER_TAGS),
+               "subject_number": ["sg", "pl"], "subject_number_mismatch": ["sg", "pl"]}
+    return {f: {"kind": FEATURES[f], "classes": classes[f], "n_train": len(tr_t[f][1]),
+                "n_test": len(te_t[f][1]),
+                "majority": float(np.bincount(te_t[f][1]).max() / len(te_t[f][1]))}
+            for f in FEATURES}
+
+
+def layer_probes(cfg: ProbesConfig) -> dict:
+    with Timer() as timer, threads(cfg.threads):
+        torch.manual_seed(cfg.seed)
+        models = {}
+        for name in ("hero", "live"):
+            tcfg = getattr(cfg.stacks, name)
+            model, _, _ = trained_model(tcfg, cfg.stacks.seed)
+            train_s = train_subset(dataclasses.replace(tcfg, seed=cfg.stacks.seed))
+            train_s = train_s[: cfg.n_probe_train]
+            test_s = data.make_splits(4000, tcfg.n_heldout, tcfg.data_seed)[1][: cfg.n_probe_test]
+            models[name] = probe_model(model, train_s, test_s, cfg)
+        body = {"features": feature_info(train_s, test_s), "models": models}
+    return {**run("probes", cfg, body), "duration_s": timer.seconds}
