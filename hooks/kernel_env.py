@@ -1,0 +1,42 @@
+"""MkDocs hook: keep the notebook kernel's state in the project and its log quiet.
+
+Before anything runs, point the tools mkdocs-jupyter starts (IPython, matplotlib, Keras, XDG
+caches) at .cache/ unless the caller set them, so nothing writes to $HOME, and write an
+IPython kernel profile whose log level hides ipykernel's per-notebook "Kernel is running over
+TCP without encryption" warning (the kernel only listens on localhost for the build).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {
+    "MPLCONFIGDIR": ".cache/mpl",
+    "IPYTHONDIR": ".cache/ipython",
+    "KERAS_HOME": ".cache/keras",
+    "XDG_CONFIG_HOME": ".cache/xdg",
+    "XDG_CACHE_HOME": ".cache/xdg-cache",
+}
+KERNEL_CONFIG = 'c.IPKernelApp.log_level = "ERROR"\n'
+
+
+def ensure_env() -> None:
+    for key, rel in ENV.items():
+        os.environ.setdefault(key, str(ROOT / rel))
+    os.environ.setdefault("KERAS_BACKEND", "torch")
+    profile = Path(os.environ["IPYTHONDIR"]) / "profile_default"
+    profile.mkdir(parents=True, exist_ok=True)
+    config = profile / "ipython_kernel_config.py"
+    if not config.is_file() or config.read_text(encoding="utf-8") != KERNEL_CONFIG:
+        config.write_text(KERNEL_CONFIG, encoding="utf-8")
+
+
+def on_startup(command, dirty):
+    ensure_env()
+
+
+def on_config(config):
+    ensure_env()  # `mkdocs build` without on_startup support (older hooks API) still gets it
+    return config

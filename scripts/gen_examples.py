@@ -1,0 +1,95 @@
+"""Seed 001's worked examples and §09's toy gradient model, from stacklib.examples.
+
+partials/scalar_example.md   t, x_t, layer 1, layer 2 of the scalar two-layer warm-up (§08)
+partials/growth.md           1 vs 3 layers, h = 32, T = 50: matrices, chain length, measured norm
+data/gradient_model.json     §09 widget: g^[l] = factor^(L-l) without residual, 1 with it
+data/examples.json           both worked examples as numbers
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gen_common import fmt_int, header_comment, md_table, write_json, write_text
+
+NAME = "examples"
+INPUTS = ["stacklib/examples.py", "stacklib/__init__.py", "stacklib/_validate.py",
+          "stacklib/params.py", "stacklib/numpy/*.py"]
+CONFIG = {"growth": {"hidden_size": 32, "seq_len": 50, "num_layers": 3},
+          "gradient_model": {"factor": 0.60, "num_layers": 4, "max_layers": 8,
+                             "factors": [0.3, 0.6, 0.9]}}
+
+
+def num(v: float) -> str:
+    """2.0 -> '2', 5.5 -> '5.5' (the worked example's own notation)."""
+    return f"{v:g}".replace("-", "\u2212")
+
+
+def scalar_md(ex: dict) -> str:
+    rows = [[t, num(x), num(a), num(b)] for t, (x, a, b)
+            in enumerate(zip(ex["inputs"], ex["layer1"], ex["layer2"], strict=True), start=1)]
+    header = ["$t$", "input $x_t$", r"layer 1: $h_t^{(1)} = 0.5\,h_{t-1}^{(1)} + x_t$",
+              r"layer 2: $h_t^{(2)} = 0.5\,h_{t-1}^{(2)} + h_t^{(1)}$"]
+    note = (f"Recurrent weight {num(ex['w_rec'])}, input weight {num(ex['w_in'])}, "
+            "$h_0 = 0$ in both layers, computed by `stacklib.examples.scalar_example()`.")
+    return header_comment(NAME) + md_table(header, rows, "cccc") + "\n" + note + "\n"
+
+
+def growth_md(g: dict) -> str:
+    s, d = g["shallow"], g["deep"]
+    H, T = g["hidden_size"], g["seq_len"]
+
+    def sci(v: float) -> str:
+        """0.000123 -> '1.23 × 10<sup>−4</sup>'; 0.0456 -> '0.0456'."""
+        mant, exp = f"{v:.2e}".split("e")
+        if abs(int(exp)) <= 2:
+            return f"{v:.3g}"
+        return f"{mant} × 10<sup>{int(exp)}</sup>".replace("-", "\u2212")
+
+    rows = [
+        ["Recurrent weight matrices", s["recurrent_matrices"], d["recurrent_matrices"]],
+        ["Recurrent weights (hidden-to-hidden)", fmt_int(s["recurrent_params"]),
+         fmt_int(d["recurrent_params"])],
+        ["Jacobians on a path from the last output to $x_1$", s["jacobians_per_path"],
+         d["jacobians_per_path"]],
+        ["Distinct such paths (time steps × layer crossings)", fmt_int(s["paths_to_first_input"]),
+         fmt_int(d["paths_to_first_input"])],
+        [r"Gradient norm reaching $h_1^{[1]}$ (unit norm injected at $y_T$)",
+         sci(s["grad_norm_first_step_bottom"]), sci(d["grad_norm_first_step_bottom"])],
+    ]
+    header = ["", f"1 layer (h = {H}, T = {T})", f"{d['num_layers']} layers (h = {H}, T = {T})"]
+    note = ("Computed by `stacklib.examples.gradient_path_growth()`: tanh RNN layers at PyTorch's "
+            "default initialisation, one sequence of standard-normal inputs; the gradient norm "
+            "comes from stacklib's NumPy backward pass.")
+    text = header_comment(NAME) + md_table(header, rows, "lrr") + "\n" + note + "\n"
+    return text
+
+
+def gradient_model() -> dict:
+    cfg = CONFIG["gradient_model"]
+    layers = list(range(1, cfg["max_layers"] + 1))
+    L, a = cfg["num_layers"], cfg["factor"]
+    return {
+        "factor": a,
+        "num_layers": L,
+        "model": "g[l] = factor**(L - l) without residual; 1 along the identity path with it",
+        "at_defaults": {"layer": list(range(1, L + 1)),
+                        "plain": [a ** (L - layer) for layer in range(1, L + 1)],
+                        "residual": [1.0] * L},
+        "bottom_vs_depth": {"num_layers": layers,
+                            **{f"{f:.2f}": [f ** (n - 1) for n in layers]
+                               for f in cfg["factors"]}},
+    }
+
+
+def run(out: Path) -> list[str]:
+    from stacklib.examples import gradient_path_growth, scalar_example
+
+    ex = scalar_example()
+    growth = gradient_path_growth(**CONFIG["growth"])
+    return [
+        write_text(out, "partials/scalar_example.md", scalar_md(ex)),
+        write_text(out, "partials/growth.md", growth_md(growth)),
+        write_json(out, "data/gradient_model.json", gradient_model()),
+        write_json(out, "data/examples.json", {"scalar": ex, "growth": growth}),
+    ]

@@ -1,0 +1,153 @@
+"""Figures of trained stacks: they read docs/generated/experiments/*.json (schemas: the module
+docstrings of stacklib/experiments/*.py). A figure whose experiment file is missing is skipped.
+
+figures/hero_lamps.svg      three lamps per word: the hero 3-layer LSTM reading probe 1 (home)
+figures/lenses.svg          §02: each layer's states on probe 1 + linear-probe accuracy per layer
+figures/live_stack.svg      §06: the 2-layer LSTM's h per word for both probes, layer 1 vs 2
+figures/gradient_decay.svg  §09: toy model factor^(L-l) vs residual, plus measured norms
+figures/depth_vs_data.svg   §10: train vs held-out error against depth, per dataset size
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gen_common import GREY, INK, LAYER_COLORS, load_experiment, mpl, save_svg
+from gen_fig_trained_extra import depth_vs_data, gradient_decay
+
+NAME = "fig_trained"
+INPUTS = ["docs/generated/experiments/*.json", "scripts/gen_fig_trained_extra.py",
+          "scripts/gen_examples.py"]
+CONFIG = {"matplotlib": "3.11"}
+FEATURE_LABELS = {"pos": "part of speech (surface)", "word_number": "word's number (surface)",
+                  "subject_number": "subject's number (structure)",
+                  "subject_number_mismatch": "subject's number at a mismatched attractor"}
+
+
+def _lamp_color(color: str, level: float):
+    from matplotlib.colors import to_rgb
+
+    r, g, b = to_rgb(color)
+    level = max(0.06, min(1.0, level))
+    return (1 - level * (1 - r), 1 - level * (1 - g), 1 - level * (1 - b))
+
+
+def hero_lamps(out: Path) -> str | None:
+    stacks = load_experiment(out, "stacks")
+    if stacks is None:
+        return None
+    plt = mpl()
+    model, probe = stacks["models"]["hero"], stacks["probes"][0]
+    lamps, words, L = model["probes"][0]["lamp"], probe["words"], model["num_layers"]
+    fig, ax = plt.subplots(figsize=(9.0, 3.4))
+    for layer in range(L):
+        for w, level in enumerate(lamps[layer]):
+            color = LAYER_COLORS[layer % 3]
+            ax.add_patch(plt.Circle((w, layer), 0.34, facecolor=_lamp_color(color, level),
+                                    edgecolor=color, lw=1.4))
+        ax.text(-0.7, layer, f"layer {layer + 1}", ha="right", va="center", fontsize=9.5,
+                color=LAYER_COLORS[layer % 3], fontweight="bold")
+    for w, word in enumerate(words):
+        ax.text(w, -0.75, word, ha="center", va="top", fontsize=10, color=INK,
+                fontweight="bold" if w in (probe["subject_index"], probe["verb_index"]) else None)
+    ax.annotate("", (len(words) - 0.35, L - 0.6), (len(words) - 0.35, -0.4),
+                arrowprops={"arrowstyle": "-|>", "color": GREY})
+    ax.text(len(words) - 0.2, (L - 1) / 2, "the climb,\nevery word", fontsize=8.5,
+            va="center", color=INK)
+    ax.set_xlim(-2.0, len(words) + 1.3)
+    ax.set_ylim(-1.3, L - 0.4)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title("Three lamps per word: brightness = mean |h| of a trained 3-layer LSTM "
+                 "(per layer, scaled to its brightest word)", fontsize=10)
+    return save_svg(fig, out, "figures/hero_lamps.svg", "Three lamps per word")
+
+
+def _heatmap(ax, h, words, color, title, vmax=1.0):
+    import numpy as np
+
+    data = np.asarray(h).T  # (H, W)
+    im = ax.imshow(data, cmap="RdBu_r", vmin=-vmax, vmax=vmax, aspect="auto",
+                   interpolation="nearest")
+    ax.set_xticks(range(len(words)), words, rotation=55, ha="right", fontsize=8)
+    ax.set_yticks([])
+    ax.set_ylabel("channels", fontsize=8.5)
+    ax.set_title(title, color=color, fontsize=9.5)
+    for spine in ax.spines.values():
+        spine.set_visible(True)
+        spine.set_color(color)
+    return im
+
+
+def live_stack(out: Path) -> str | None:
+    stacks = load_experiment(out, "stacks")
+    if stacks is None:
+        return None
+    plt = mpl()
+    model = stacks["models"]["live"]
+    L = model["num_layers"]
+    fig = plt.figure(figsize=(4.4 * L + 1.0, 8.6), layout="constrained")
+    rows = fig.subfigures(len(stacks["probes"]), 1, hspace=0.04)
+    top = max(max(max(r) for r in run["mean_abs_h"]) for run in model["probes"]) * 1.15
+    for sub, probe, run in zip(rows, stacks["probes"], model["probes"], strict=True):
+        words = probe["words"]
+        axes = sub.subplots(2, L, gridspec_kw={"height_ratios": [4, 1.3]}, sharex="col")
+        im = None
+        for layer in range(L):
+            color = LAYER_COLORS[layer % 3]
+            speed = "surface features (fast)" if layer == 0 else "integrated meaning (slow)"
+            im = _heatmap(axes[0, layer], run["h"][layer], words, color,
+                          f"layer {layer + 1} · $h_t^{{[{layer + 1}]}}$ — {speed}")
+            axes[0, layer].tick_params(labelbottom=False)
+            bar = axes[1, layer]
+            bar.bar(range(len(words)), run["mean_abs_h"][layer], color=color, width=0.7)
+            bar.set_xticks(range(len(words)), words, rotation=55, ha="right", fontsize=8)
+            bar.set_ylim(0, top)
+            bar.set_ylabel("mean |h|", fontsize=8)
+            bar.tick_params(axis="y", labelsize=7)
+        sub.colorbar(im, ax=axes[0, :].tolist(), shrink=0.85, label="$h$ value")
+        sub.suptitle(f"“{probe['text']}”", fontsize=10.5, fontweight="bold")
+    fig.suptitle(f"A trained {L}-layer LSTM reads the two probes: every channel, every word",
+                 fontweight="bold", fontsize=11.5)
+    return save_svg(fig, out, "figures/live_stack.svg", "Live stack heat maps")
+
+
+def lenses(out: Path) -> str | None:
+    stacks, probes = load_experiment(out, "stacks"), load_experiment(out, "probes")
+    if stacks is None or probes is None:
+        return None
+    plt = mpl()
+    model, probe = stacks["models"]["hero"], stacks["probes"][0]
+    acc, feats = probes["models"]["hero"]["accuracy"], probes["features"]
+    L = model["num_layers"]
+    fig, axes = plt.subplots(2, L, figsize=(4.0 * L, 6.6), gridspec_kw={"height_ratios": [3, 2]})
+    names = [f for f in FEATURE_LABELS if f in acc]
+    for layer in range(L):
+        color = LAYER_COLORS[layer % 3]
+        src = "the words" if layer == 0 else f"layer {layer}'s states"
+        _heatmap(axes[0, layer], model["probes"][0]["h"][layer], probe["words"], color,
+                 f"Layer {layer + 1} reads {src}")
+        ax = axes[1, layer]
+        values = [acc[f][layer + 1] for f in names]  # index 0 is the embedding baseline
+        ys = range(len(names))
+        ax.barh(ys, values, color=color, height=0.6)
+        ax.scatter([feats[f]["majority"] for f in names], ys, marker="|", s=160, color=INK,
+                   zorder=3)
+        for y, v in zip(ys, values, strict=True):
+            ax.text(min(v, 0.97), y, f"{v:.2f}", va="center", ha="right", fontsize=8,
+                    color="white")
+        ax.set_yticks(list(ys), [FEATURE_LABELS[f] for f in names] if layer == 0 else [],
+                      fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("held-out probe accuracy (| = majority-class baseline)", fontsize=8.5)
+    fig.suptitle("Same sentence, three lenses: what each layer holds, and what a linear probe "
+                 "can read from it", fontweight="bold")
+    fig.tight_layout()
+    return save_svg(fig, out, "figures/lenses.svg", "Three lenses on the probe sentence")
+
+
+def run(out: Path) -> list[str]:
+    figures = [hero_lamps(out), lenses(out), live_stack(out), gradient_decay(out),
+               depth_vs_data(out)]
+    return [f for f in figures if f]

@@ -1,0 +1,128 @@
+"""Parameter pricing partials (§05, §10) and the price widget's data, from stacklib.params.
+
+Writes partials/params_{rnn,gru,lstm}.md (per-layer breakdown, both conventions, L=3 h=128 x=100),
+partials/params_summary.md, partials/depth_vs_width.md (§10's 9-row table) and data/params.json.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gen_common import fmt_int, header_comment, md_table, write_json, write_text
+
+NAME = "params"
+INPUTS = ["stacklib/__init__.py", "stacklib/params.py", "stacklib/_validate.py"]
+CONFIG = {
+    "defaults": {"num_layers": 3, "hidden_size": 128, "input_size": 100},
+    "depth_vs_width": {"cell": "lstm", "input_size": 300, "wide": [1, 512], "deep": [3, 256]},
+    "max_layers": 8,
+}
+CELLS = ("rnn", "gru", "lstm")
+CELL_NAMES = {"rnn": "Stacked RNN", "gru": "Stacked GRU", "lstm": "Stacked LSTM"}
+FRAMEWORKS = {"torch": "PyTorch", "keras": "Keras"}
+
+
+def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
+    from stacklib import param_breakdown
+
+    torch_rows = param_breakdown(cell, x, h, L, framework="torch")
+    keras_rows = param_breakdown(cell, x, h, L, framework="keras")
+    header = ["Layer", "Fan-in", "Input weights", "Recurrent weights",
+              "Biases (PyTorch)", "Layer total (PyTorch)", "Biases (Keras)", "Layer total (Keras)"]
+    rows = []
+    for t, k in zip(torch_rows, keras_rows, strict=True):
+        fan = f"x = {t.fan_in}" if t.layer == 1 else f"h = {t.fan_in}"
+        rows.append([t.layer, fan, fmt_int(t.input_weights), fmt_int(t.recurrent_weights),
+                     fmt_int(t.biases), fmt_int(t.total), fmt_int(k.biases), fmt_int(k.total)])
+    total_t, total_k = sum(r.total for r in torch_rows), sum(r.total for r in keras_rows)
+    rows.append(["**Total**", "", fmt_int(sum(r.input_weights for r in torch_rows)),
+                 fmt_int(sum(r.recurrent_weights for r in torch_rows)),
+                 fmt_int(sum(r.biases for r in torch_rows)), f"**{fmt_int(total_t)}**",
+                 fmt_int(sum(r.biases for r in keras_rows)), f"**{fmt_int(total_k)}**"])
+    caption = (f"{CELL_NAMES[cell]}, L = {L}, h = {h}, x = {x}: parameters per layer. "
+               "PyTorch keeps two bias vectors per gate block (`bias_ih`, `bias_hh`); Keras keeps "
+               + ("two for `GRU(reset_after=True)`." if cell == "gru" else "one.")
+               + " Layer 1's input weights use the input size x, every layer above uses h.")
+    return header_comment(NAME) + md_table(header, rows, "lcrrrrrr") + "\n" + caption + "\n"
+
+
+def _summary(x: int, h: int, L: int) -> str:
+    from stacklib import GATES, count_params, param_breakdown
+
+    header = ["Stack", "Matrices per layer", "Layer 1 (PyTorch)", "Each layer above (PyTorch)",
+              f"Total, L = {L} (PyTorch)", f"Total, L = {L} (Keras)"]
+    rows = []
+    for cell in CELLS:
+        layers = param_breakdown(cell, x, h, L)
+        upper = fmt_int(layers[1].total) if L > 1 else "—"
+        rows.append([CELL_NAMES[cell], GATES[cell], fmt_int(layers[0].total), upper,
+                     f"**{fmt_int(count_params(cell, x, h, L))}**",
+                     fmt_int(count_params(cell, x, h, L, framework="keras"))])
+    note = (f"Defaults of the price sliders: L = {L} layers, hidden size h = {h}, input size "
+            f"x = {x}. \"Matrices per layer\" counts gate blocks: each holds one input and one "
+            "recurrent weight matrix.")
+    return header_comment(NAME) + md_table(header, rows, "lcrrrr") + "\n" + note + "\n"
+
+
+def _depth_vs_width() -> str:
+    from stacklib import count_params
+
+    cfg = CONFIG["depth_vs_width"]
+    cell, x = cfg["cell"], cfg["input_size"]
+    (lw, hw), (ld, hd) = cfg["wide"], cfg["deep"]
+    keras_w, keras_d = (count_params(cell, x, hw, lw, framework="keras"),
+                        count_params(cell, x, hd, ld, framework="keras"))
+    torch_w, torch_d = count_params(cell, x, hw, lw), count_params(cell, x, hd, ld)
+    diff = 100 * (keras_d - keras_w) / keras_w
+    header = ["Aspect", f"Shallow & wide · {lw}×{hw}", f"Deep & narrow · {ld}×{hd}"]
+    rows = [
+        [f"Parameters ({cell.upper()}, x={x})",
+         f"{fmt_int(keras_w)} (PyTorch: {fmt_int(torch_w)})",
+         f"{fmt_int(keras_d)} (PyTorch: {fmt_int(torch_d)}) — same budget "
+         f"({diff:+.1f} %)".replace("-", "\u2212")],
+        ["Transforms per timestep", f"{lw} cell firing", f"{ld} sequential cell firings"],
+        ["Temporal receptive field", "whole past", "whole past — unchanged"],
+        ["What is learned", "one flat representation", "hierarchy: surface → phrase → meaning"],
+        ["Inference latency", "minimal — one cell per word", f"×{ld} — layers are sequential"],
+        ["Gradient paths", "time only", "time + depth — needs residual / norm"],
+        ["States carried", f"{lw} × (h, c)", f"{ld} × (h, c) — one pair per layer"],
+        ["Regularization slot", "output dropout only", "inter-layer dropout (PyTorch `dropout=`)"],
+        ["Best at", "tagging, short text, on-device",
+         "translation, speech, parsing — the 2015 recipe"],
+    ]
+    note = ("Parameter counts computed by `stacklib.count_params` in Keras' convention (one bias "
+            "vector per LSTM gate block), PyTorch's in parentheses (two bias vectors).")
+    return header_comment(NAME) + md_table(header, rows, "lll") + "\n" + note + "\n"
+
+
+def params_data() -> dict:
+    from stacklib import GATES, bias_vectors, count_params, param_breakdown
+
+    d = CONFIG["defaults"]
+    x, h, L = d["input_size"], d["hidden_size"], d["num_layers"]
+    layers = range(1, CONFIG["max_layers"] + 1)
+    return {
+        "defaults": d,
+        "gates": {c: GATES[c] for c in CELLS},
+        "bias_vectors": {f: {c: bias_vectors(c, f) for c in CELLS} for f in FRAMEWORKS},
+        "formula": "layer 1: G*h*(x + h) + B*G*h; layer l >= 2: G*h*(h + h) + B*G*h",
+        "at_defaults": {
+            c: {f: {"total": count_params(c, x, h, L, framework=f),
+                    "layers": [r.to_dict() for r in param_breakdown(c, x, h, L, framework=f)]}
+                for f in FRAMEWORKS}
+            for c in CELLS},
+        "vs_layers": {"num_layers": list(layers),
+                      **{c: {f: [count_params(c, x, h, n, framework=f) for n in layers]
+                             for f in FRAMEWORKS} for c in CELLS}},
+    }
+
+
+def run(out: Path) -> list[str]:
+    d = CONFIG["defaults"]
+    x, h, L = d["input_size"], d["hidden_size"], d["num_layers"]
+    written = [write_text(out, f"partials/params_{c}.md", _breakdown_table(c, x, h, L))
+               for c in CELLS]
+    written.append(write_text(out, "partials/params_summary.md", _summary(x, h, L)))
+    written.append(write_text(out, "partials/depth_vs_width.md", _depth_vs_width()))
+    written.append(write_json(out, "data/params.json", params_data()))
+    return written

@@ -1,0 +1,89 @@
+"""§13 mastery check: the answer key, numbers computed by stacklib.
+
+data/quiz.json            per question: the answer (a choice letter or a computed number), the
+                          numbers an explanation quotes, and the stacklib call behind them
+partials/quiz_answers.md  the answer key for the print/PDF appendix
+
+The questions themselves are prose (docs/13-mastery-check.md); tests/site/test_elements.py checks
+that the page's answer letters match CHOICES, tests/test_prose_numbers.py its numbers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gen_common import fmt_int, fmt_num, header_comment, md_table, write_json, write_text
+
+NAME = "quiz"
+INPUTS = ["stacklib/__init__.py", "stacklib/params.py", "stacklib/_validate.py",
+          "stacklib/examples.py", "stacklib/walkthrough.py", "stacklib/numpy/*.py",
+          "scripts/gen_examples.py"]
+CHOICES = {"q1": "B", "q2": "A", "q6": "B", "q8": "C"}  # letters of multiple-choice answers
+
+
+def quiz_data() -> dict:
+    from gen_examples import CONFIG as EXAMPLES
+
+    from stacklib import count_params, param_breakdown
+    from stacklib.examples import scalar_example
+    from stacklib.walkthrough import walkthrough
+
+    q3_layers = [r.total for r in param_breakdown("lstm", 100, 128, 3)]
+    keras_1x512 = count_params("lstm", 300, 512, 1, framework="keras")
+    torch_1x512 = count_params("lstm", 300, 512, 1)
+    ex = scalar_example()
+    y = [round(v, 4) for v in walkthrough().y]
+    gm = EXAMPLES["gradient_model"]
+    return {
+        "q1": {"answer": CHOICES["q1"]},
+        "q2": {"answer": CHOICES["q2"]},
+        "q3": {"answer": count_params("lstm", 100, 128, 3), "layers": q3_layers,
+               "source": 'stacklib.count_params("lstm", 100, 128, 3)'},
+        "q4": {"answer": torch_1x512 - keras_1x512, "keras": keras_1x512, "torch": torch_1x512,
+               "source": 'stacklib.count_params("lstm", 300, 512, 1, framework=...)'},
+        "q5": {"answer": ex["layer2"][-1], "layer1": ex["layer1"], "layer2": ex["layer2"],
+               "source": "stacklib.examples.scalar_example()"},
+        "q6": {"answer": CHOICES["q6"], "y": y, "source": "stacklib.walkthrough.walkthrough().y"},
+        "q7": {"answer": "factor**(L-1)", "factor": gm["factor"], "num_layers": gm["num_layers"],
+               "at_defaults": gm["factor"] ** (gm["num_layers"] - 1)},
+        "q8": {"answer": CHOICES["q8"], "wide_keras": keras_1x512,
+               "deep_keras": count_params("lstm", 300, 256, 3, framework="keras")},
+        "q9": {"answer": "return_sequences=True"},
+        "q10": {"answer": "held-out error stalls or rises; the gap widens"},
+    }
+
+
+def answers_md(q: dict) -> str:
+    y = "[" + ", ".join(fmt_num(v) for v in q["q6"]["y"]) + "]"
+    rows = [
+        ["Q1", f"**{q['q1']['answer']}** — depth adds computation per timestep, not a longer past",
+         "—"],
+        ["Q2", f"**{q['q2']['answer']}** — $h_t^{{[1]}}$ (below, same $t$) and $h_{{t-1}}^{{[2]}}$",
+         "—"],
+        ["Q3", f"**{fmt_int(q['q3']['answer'])}** = {fmt_int(q['q3']['layers'][0])} + 2 · "
+               f"{fmt_int(q['q3']['layers'][1])}", f"`{q['q3']['source']}`"],
+        ["Q4", f"**{fmt_int(q['q4']['answer'])}** = {fmt_int(q['q4']['torch'])} − "
+               f"{fmt_int(q['q4']['keras'])}: PyTorch's second bias vector",
+         f"`{q['q4']['source']}`"],
+        ["Q5", f"**{q['q5']['answer']:g}** (layer 1: "
+               + ", ".join(f"{v:g}" for v in q["q5"]["layer1"]) + "; layer 2: "
+               + ", ".join(f"{v:g}" for v in q["q5"]["layer2"]) + ")",
+         f"`{q['q5']['source']}`"],
+        ["Q6", f"**{q['q6']['answer']}** — $y_t = h_t^{{[2]}}$ = {y}", f"`{q['q6']['source']}`"],
+        ["Q7", rf"**$\gamma^{{L-1}}$** without residual ({q['q7']['factor']:.2f}"
+               rf"<sup>{q['q7']['num_layers'] - 1}</sup> = {q['q7']['at_defaults']:.3f}); "
+               "the identity path keeps 1 with it", "toy model of §09"],
+        ["Q8", f"**{q['q8']['answer']}** — the temporal receptive field "
+               f"({fmt_int(q['q8']['wide_keras'])} vs {fmt_int(q['q8']['deep_keras'])} "
+               "parameters, Keras)", "`stacklib.count_params`"],
+        ["Q9", "The second layer gets no sequence: set `return_sequences=True` below the top",
+         "—"],
+        ["Q10", "Held-out error stalls or rises; the train/held-out gap widens", "§10 figure"],
+    ]
+    return header_comment(NAME) + md_table(["", "Answer", "Computed by"], rows, "lll")
+
+
+def run(out: Path) -> list[str]:
+    q = quiz_data()
+    return [write_json(out, "data/quiz.json", q),
+            write_text(out, "partials/quiz_answers.md", answers_md(q))]

@@ -1,0 +1,67 @@
+"""The strict build: passes, warns about nothing, renders every page of the nav."""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+from conftest import ROOT
+
+
+def nav_pages() -> list[str]:
+    """docs/ paths listed in mkdocs.yml's nav, in order."""
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_constructor("!ENV", lambda loader, node: None)  # values do not matter here
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+    found: list[str] = []
+
+    def walk(item):
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    walk(config["nav"])
+    return found
+
+
+def built_path(src: str) -> str:
+    stem = src.rsplit(".", 1)[0]
+    return "index.html" if stem == "index" else f"{stem}/index.html"
+
+
+def test_strict_build_passes(built_site):
+    assert built_site.returncode == 0, built_site.output[-4000:]
+
+
+def test_build_has_no_warnings(site):
+    noisy = [line for line in site.output.splitlines()
+             if re.search(r"\b(WARNING|ERROR)\b", line) or "Kernel is running over TCP" in line]
+    assert not noisy, "\n".join(noisy)
+
+
+def test_every_nav_page_is_built(site):
+    pages = nav_pages()
+    assert pages[0] == "index.md" and "code_lab.ipynb" in pages
+    missing = [src for src in pages if built_path(src) not in site.pages]
+    assert not missing, missing
+
+
+def test_nav_order_follows_the_lecture(site):
+    numbered = [p for p in nav_pages() if p[:2].isdigit()]
+    assert numbered == sorted(numbered)
+    assert [p[:2] for p in numbered] == [f"{n:02d}" for n in range(2, 14)]
+
+
+def test_print_page_and_notebook_download(site):
+    assert "print_page/index.html" in site.pages
+    assert (site.site / "code_lab" / "code_lab.ipynb").is_file()
+    # generated partials are included by snippets, never built as pages of their own
+    assert not any(rel.startswith("generated/partials/") for rel in site.pages)
