@@ -1,0 +1,221 @@
+"""Prose-drift guard: every number the lecture's prose states as a result comes from stacklib.
+
+``REGISTRY`` maps each literal result string typed in ``docs/*.md`` (outside code fences,
+inline code and snippet lines) to the pages that state it and a function that computes it
+with stacklib. Two tests hold the prose to it:
+
+* every registered literal equals stacklib's value *and* still appears on its declared pages;
+* a scanner finds every number in the prose and fails on any that is neither registered nor
+  in the small, explicit allowlist of non-result numbers below (section numbers, years,
+  layer indices, the interactive defaults, configuration inputs).
+
+So editing a result by hand fails the suite: the new value is unregistered, the old one is
+missing. To change a result, change stacklib (or the configuration) and the registry.
+Experiment-derived numbers (probe accuracies, timings, trained-model errors) are never typed
+in prose: they live in generated figures and tables only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import stacklib
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+PAGES = sorted(p.name for p in DOCS.glob("*.md"))
+
+CELLS, HAND, VANISH, VERDICT, QUIZ = (
+    "05-cell-flavors.md", "08-hand-computed.md", "09-vanishing-paths.md", "10-verdict.md",
+    "13-mastery-check.md",
+)
+
+
+# ---------------------------------------------------------------- formatting helpers
+def _int(v: int) -> str:
+    return f"{v:,}"
+
+
+def _dec4(v: float) -> str:
+    return f"{v:.4f}"
+
+
+def _num(v: float) -> str:
+    """2.0 -> "2", 5.5 -> "5.5" (the scalar example's exact values)."""
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def _seq(values) -> str:
+    return ", ".join(_num(v) for v in values)
+
+
+def _keras(cell, x, h, layers):
+    return stacklib.count_params(cell, x, h, layers, framework="keras")
+
+
+def _torch(cell, x, h, layers):
+    return stacklib.count_params(cell, x, h, layers, framework="torch")
+
+
+def _layer(cell, x, h, layers, k, field, framework="torch"):
+    return getattr(stacklib.param_breakdown(cell, x, h, layers, framework)[k - 1], field)
+
+
+def _walk_y(i: int) -> float:
+    from stacklib.walkthrough import walkthrough
+
+    return walkthrough().y[i]
+
+
+def _scalar(key: str):
+    from stacklib.examples import scalar_example
+
+    return scalar_example()[key]
+
+
+def _growth(depth: str, key: str) -> int:
+    from stacklib.examples import gradient_path_growth
+
+    return gradient_path_growth(hidden_size=32, seq_len=50, num_layers=3)[depth][key]
+
+
+# ---------------------------------------------------------------- the registry
+# literal as typed in the prose (ASCII hyphen-minus; the scanner maps U+2212 to it)
+#   -> (pages that state it, function computing the same literal from stacklib)
+REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
+    # §10 depth vs width: LSTM, input 300, 1x512 vs 3x256, both conventions
+    "1,665,024": ((VERDICT, QUIZ), lambda: _int(_keras("lstm", 300, 512, 1))),
+    "1,620,992": ((VERDICT, QUIZ), lambda: _int(_keras("lstm", 300, 256, 3))),
+    "1,667,072": ((VERDICT, QUIZ), lambda: _int(_torch("lstm", 300, 512, 1))),
+    "1,624,064": ((VERDICT,), lambda: _int(_torch("lstm", 300, 256, 3))),
+    "2,048": ((QUIZ,), lambda: _int(_torch("lstm", 300, 512, 1) - _keras("lstm", 300, 512, 1))),
+    # §05 price at the defaults L=3, H=128, D=100
+    "381,952": ((CELLS, QUIZ), lambda: _int(_torch("lstm", 100, 128, 3))),
+    "380,416": ((CELLS,), lambda: _int(_keras("lstm", 100, 128, 3))),
+    "117,760": ((CELLS, QUIZ), lambda: _int(_torch("lstm", 100, 128, 1))),
+    "132,096": ((QUIZ,), lambda: _int(_layer("lstm", 100, 128, 3, 2, "total"))),
+    "51,200": ((CELLS,), lambda: _int(_layer("lstm", 100, 128, 3, 1, "input_weights"))),
+    "65,536": ((CELLS,), lambda: _int(_layer("lstm", 100, 128, 3, 2, "input_weights"))),
+    # §08 hand-computed two-layer LSTM step
+    "0.7215": ((HAND, QUIZ), lambda: _dec4(_walk_y(0))),
+    "-0.0432": ((HAND, QUIZ), lambda: _dec4(_walk_y(1))),
+    # §08 warm-up: seed 001's scalar example
+    "2, 1, 3": ((HAND, QUIZ), lambda: _seq(_scalar("inputs"))),
+    "2, 2, 4": ((HAND, QUIZ), lambda: _seq(_scalar("layer1"))),
+    "2, 3, 5.5": ((HAND, QUIZ), lambda: _seq(_scalar("layer2"))),
+    "5.5": ((HAND, QUIZ), lambda: _num(_scalar("layer2")[-1])),
+    "0.5": ((HAND, QUIZ), lambda: _num(_scalar("w_rec"))),
+    # §09 seed 001's growth example: hidden size 32, 50 steps, 1 vs 3 layers (tanh RNN)
+    "1,024": ((VANISH,), lambda: _int(_growth("shallow", "recurrent_params"))),
+    "3,072": ((VANISH,), lambda: _int(_growth("deep", "recurrent_params"))),
+    "52": ((VANISH,), lambda: _int(_growth("deep", "jacobians_per_path"))),
+    "1,275": ((VANISH,), lambda: _int(_growth("deep", "paths_to_first_input"))),
+}
+
+# ---------------------------------------------------------------- the allowlist
+# Numbers that are not results. Keep this short; every entry needs a reason.
+ALLOWED_PHRASES = (
+    "2013–15",    # hero stat card: the deep era
+    "2013–2016",  # the era of the benchmarks (§10, §12)
+    "2–4",        # the practical sweet spot (layers)
+)
+ALLOWED_NUMBERS = frozenset({
+    # layer indices, timestep indices, gate-block counts (1/3/4), bias vectors, §04 step numbers
+    "0", "1", "2", "3", "4", "5",
+    # section and summary-card numbers
+    "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12", "13",
+    # years of the era and of the cited papers
+    "2013", "2014", "2015", "2016", "2017", "2018",
+    # interactive defaults (§05 sliders L/H/D = 3/128/100; §09 factor 0.60 and depth 4)
+    "128", "100", "0.60",
+    # seed 001's growth example inputs: hidden size 32, sequence length 50 (L = 3 above)
+    "32", "50",
+    # §10 configuration: input size 300, one layer of 512 vs three of 256
+    "300", "512", "256",
+})
+
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(```|~~~).*?^(?P=indent)\2[ \t]*$", re.M | re.S)
+_FRONT = re.compile(r"\A---\n(?P<body>.*?)\n---\n", re.S)
+_NUMBER = re.compile(r"(?<![\w.])(?:-(?=\d))?\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def prose(page: str, docs: Path = DOCS) -> str:
+    """The page's reader-visible prose: no code, no snippet lines, no link targets, no tags."""
+    text = (docs / page).read_text(encoding="utf-8")
+    front = _FRONT.match(text)
+    if front:  # keep the description (it is shown in search results), drop the rest
+        desc = re.findall(r"^description:\s*(.*)$", front["body"], re.M)
+        text = "\n".join(desc) + "\n" + text[front.end():]
+    text = _FENCE.sub("\n", text)
+    text = re.sub(r"^.*--8<--.*$", "", text, flags=re.M)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    text = re.sub(r"\]\([^)\s]*\)", "]", text)       # link and image targets
+    text = re.sub(r"<[^>\n]*>", " ", text)           # HTML tags (their text content stays)
+    text = re.sub(r"\{[:\s][^}\n]*\}\s*$", "", text, flags=re.M)  # attr_list { .kicker }
+    text = re.sub(r"^\s*\d+\.\s", "", text, flags=re.M)          # ordered-list markers
+    return text.replace("\u2212", "-")
+
+
+def _literal(key: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w.,])" + re.escape(key) + r"(?![\w]|[.,]\d)")
+
+
+def unexplained_numbers(page: str, docs: Path = DOCS) -> list[str]:
+    text = prose(page, docs)
+    for key in sorted(REGISTRY, key=len, reverse=True):
+        text = _literal(key).sub(" ", text)
+    for phrase in ALLOWED_PHRASES:
+        text = text.replace(phrase, " ")
+    return [m for m in _NUMBER.findall(text) if m not in ALLOWED_NUMBERS]
+
+
+def test_the_lecture_pages_exist():
+    assert "index.md" in PAGES and "13-mastery-check.md" in PAGES, PAGES
+
+
+@pytest.mark.parametrize("literal", sorted(REGISTRY))
+def test_registered_number_is_stacklibs_and_still_in_the_prose(literal):
+    pages, compute = REGISTRY[literal]
+    assert compute() == literal, f"stacklib now gives {compute()!r}; prose says {literal!r}"
+    for page in pages:
+        assert _literal(literal).search(prose(page)), f"{literal!r} is no longer stated in {page}"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_number_in_the_prose_is_registered_or_allowed(page):
+    unexplained = unexplained_numbers(page)
+    assert not unexplained, (
+        f"{page}: numbers neither registered in REGISTRY (computed by stacklib) nor allowlisted: "
+        f"{unexplained}"
+    )
+
+
+def test_growth_prose_unregistered_inputs_are_what_stacklib_uses():
+    """§09 says "52 Jacobians instead of 50" and "one route": the one-layer chain is T long."""
+    assert _growth("shallow", "jacobians_per_path") == 50
+    assert _growth("shallow", "paths_to_first_input") == 1
+    assert _growth("deep", "recurrent_matrices") == 3
+
+
+def test_registered_pages_exist():
+    for pages, _ in REGISTRY.values():
+        for page in pages:
+            assert page in PAGES, page
+
+
+def test_scanner_catches_a_hand_edit(tmp_path):
+    """The scanner flags a changed result and ignores code, snippets and link targets."""
+    page = tmp_path / "x.md"
+    page.write_text(
+        "---\ndescription: the stack costs 381,952 parameters\n---\n# 02 · Title\n\n"
+        "One layer costs 117,761 parameters; see [§05](05-cell-flavors.md).\n\n"
+        "```python\nnn.LSTM(100, 128, num_layers=7)\n```\n"
+        '--8<-- "generated/partials/params_lstm.md"\n\n'
+        "Output $y_t = [0.7215, \u22120.0433]$ and `count_params(9)`.\n",
+        encoding="utf-8",
+    )
+    assert unexplained_numbers("x.md", tmp_path) == ["117,761", "-0.0433"]
