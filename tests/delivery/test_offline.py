@@ -1,0 +1,91 @@
+"""The offline copy (scripts/build_offline.py): a zip that works from file://, search included."""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from html.parser import HTMLParser
+
+import pytest
+from _sitelib import CHROMIUM, CHROMIUM_FLAGS, ROOT, load_yaml
+from build_offline import CONFIG, FOLDER, build_offline
+
+REMOTE = re.compile(r"^(https?:)?//", re.IGNORECASE)
+# attributes that make the browser load something (links to other sites are fine offline)
+LOADING = {("script", "src"), ("img", "src"), ("iframe", "src"), ("source", "src"),
+           ("source", "srcset"), ("img", "srcset"), ("video", "src"), ("audio", "src"),
+           ("embed", "src"), ("object", "data"), ("link", "href")}
+NOT_LOADED_LINKS = {"canonical", "alternate", "author", "license"}
+
+
+class Resources(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "link" and set((a.get("rel") or "").split()) & NOT_LOADED_LINKS:
+            return
+        self.urls += [a[attr] for t, attr in LOADING if t == tag and a.get(attr)]
+        self.urls += re.findall(r"url\(\s*['\"]?([^'\")]+)", a.get("style") or "")
+
+
+@pytest.fixture(scope="module")
+def offline(tmp_path_factory):
+    out = build_offline(tmp_path_factory.mktemp("offline") / "lecture-offline.zip")
+    site = out.parent / "unzipped"
+    with zipfile.ZipFile(out) as zf:
+        assert zf.testzip() is None
+        zf.extractall(site)
+    return out, site / FOLDER
+
+
+def test_zip_holds_the_whole_site(offline):
+    out, site = offline
+    assert out.stat().st_size > 100_000
+    for name in ("index.html", "13-mastery-check.html", "appendix-answers.html",
+                 "search/search_index.js", "assets/vendor/iframe-worker/shim.js",
+                 "assets/vendor/iframe-worker/LICENSE", "assets/offline-data.js"):
+        assert (site / name).is_file(), name
+
+
+def test_home_page_loads_nothing_remote(offline):
+    _, site = offline
+    html = (site / "index.html").read_text(encoding="utf-8")
+    parser = Resources()
+    parser.feed(html)
+    assert parser.urls, "no resources found: parser broken?"
+    remote = [u for u in parser.urls if REMOTE.match(u)]
+    assert not remote, remote
+    assert "unpkg.com" not in html and "iframe-worker/shim.js" in html
+    assert 'href="02-motivation.html"' in html  # use_directory_urls: false
+
+
+def test_offline_config_keeps_the_site_plugins():
+    site = [next(iter(p)) if isinstance(p, dict) else p for p in load_yaml(ROOT / "mkdocs.yml")
+            ["plugins"]]
+    offline = [next(iter(p)) if isinstance(p, dict) else p
+               for p in load_yaml(ROOT / CONFIG)["plugins"]]
+    assert offline == [p for p in site if p != "print-site"] + ["offline"]
+
+
+def test_search_works_from_file_url(offline):
+    from playwright.sync_api import sync_playwright
+
+    _, site = offline
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            remote = []
+            page.on("request", lambda r: r.url.startswith(("http:", "https:"))
+                    and remote.append(r.url))
+            page.goto((site / "index.html").as_uri())
+            page.click("input.md-search__input")
+            page.keyboard.type("receptive field")
+            page.wait_for_selector(".md-search-result__item", timeout=15_000)
+            assert page.locator(".md-search-result__item").count() >= 1
+        finally:
+            browser.close()
+    assert not remote, remote
