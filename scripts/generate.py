@@ -44,6 +44,7 @@ GENERATORS = [
     "gen_fig_charts",
     "gen_fig_trained",
     "gen_widget_data",
+    "gen_measured",
 ]
 SLOW = {"experiments"}  # skipped by --check
 

@@ -1,0 +1,49 @@
+/* §02 three lenses: each layer's states on the probe and probe accuracy on what it reads
+   and writes (generated/data/lenses.json). */
+StackWidgets.register("lenses", {
+  title: "Three lenses: what each layer of a trained stack works with",
+  data: ["generated/data/lenses.json"],
+  mount(ctx, d) {
+    const W = StackWidgets, h = W.h, s = W.s, L = d.num_layers, H = d.hidden_size;
+    const LABEL = { pos: "part of speech", word_number: "the word's own number",
+      subject_number: "the subject's number", subject_number_mismatch:
+        "the subject's number after a mismatched attractor" };
+    const yw = 4 * H + 16, rects = [];
+    const map = s("svg", { viewBox: `0 0 ${32 * d.words.length + 8} ${yw + 34}`, class: "w-heat",
+      role: "img" }, d.words.map((word, w) => [...Array(H).keys()].map((k) =>
+      (rects[w * H + k] = s("rect", { x: 4 + 32 * w, y: 4 + 4 * k, width: 30, height: 4 })))
+      .concat(s("text", { x: 20 + 32 * w, y: yw, transform: `rotate(35 ${20 + 32 * w} ${yw})`,
+        class: w === d.subject_index || w === d.verb_index ? "w-key" : null }, word))));
+    const title = h("h4", { class: "w-title" }), note = h("p", { class: "w-caption" });
+    const bars = h("div", { class: "w-probes" });
+    const show = (l) => {
+      ctx.el.dataset.lens = l;
+      title.replaceChildren(`Lens ${l}: layer ${l} reads ${l > 1 ? `layer ${l - 1}'s states`
+        : "the word vectors"} and writes `, W.math(`h_t^{[${l}]}`));
+      note.textContent = `Heat map: layer ${l}'s ${H} channels (rows) after each word ` +
+        "(columns); colour = sign, strength = size. Bars: held-out accuracy of a linear probe " +
+        `on what layer ${l} reads and writes; the tick marks the majority-class baseline.`;
+      map.setAttribute("aria-label", `Heat map of layer ${l}'s state, ${H} channels by ` +
+        `${d.words.length} words of “${d.text}”`);
+      map.style.setProperty("--c", `var(--lamp-${((l - 1) % 3) + 1})`);
+      d.h[l - 1].flat().forEach((v, i) => {
+        rects[i].setAttribute("class", v < 0 ? "neg" : "pos");
+        rects[i].style.opacity = W.clamp(Math.abs(v), 0.04, 1).toFixed(3);
+      });
+      bars.replaceChildren(...Object.entries(d.accuracy).map(([f, acc]) => {
+        const base = d.features[f].majority;
+        const row = (cls, label, v) => h("div", { class: `w-pbar ${cls}` }, h("span", { text: label }),
+          h("span", { class: "w-track" }, h("span", { class: "w-fill", style: `width:${100 * v}%` }),
+            h("span", { class: "w-base", style: `left:${100 * base}%` })),
+          h("span", { class: "w-pval", "data-value": v, text: W.pct(v) }));
+        return h("div", { class: "w-probe", "data-feature": f }, h("p", {}, `${LABEL[f] || f} `,
+          h("small", { text: `(${d.features[f].kind}; baseline ${W.pct(base)})` })),
+        row("in", `reads (${d.probe_layers[l - 1]})`, acc[l - 1]),
+        row("out", `writes (${d.probe_layers[l]})`, acc[l]));
+      }));
+    };
+    ctx.ui.append(W.radios("Lens", [...Array(L).keys()].map((i) => [i + 1, `Layer ${i + 1}`]), 1,
+      (v) => show(Number(v))), title, map, note, bars);
+    show(1);
+  },
+});

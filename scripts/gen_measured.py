@@ -1,0 +1,47 @@
+"""Measured results the prose sets beside the seed's claims, as markdown partials.
+
+partials/latency.md   §10: inference time of 3 narrow layers vs 1 layer of the same width
+                      (the ×L claim) and vs 1 wide layer of about the same parameter count
+                      (the head-to-head table's comparison), from experiments/latency.json.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gen_common import fmt_num, header_comment, load_experiment, md_table, write_text
+
+NAME = "measured"
+INPUTS = ["docs/generated/experiments/latency.json"]
+CONFIG = {"digits": 2}
+
+
+def _latency(result: dict) -> str:
+    d = CONFIG["digits"]
+    rows = []
+    for run in result["runs"]:
+        h = run["hidden"]
+        scale = "the seed's sizes" if run["scale"] == "seed" else "the trained sizes"
+        rows.append([
+            f"{scale}: x = {run['input_size']}, T = {run['seq_len']}, B = {run['batch']}",
+            f"{fmt_num(run['ms']['narrow1'], d)} ms (1×{h['narrow1']})",
+            f"{fmt_num(run['ms']['deep'], d)} ms ({run['layers_deep']}×{h['deep']})",
+            f"{fmt_num(run['ms']['wide'], d)} ms (1×{h['wide']})",
+            f"×{fmt_num(run['ratio_deep_narrow1'], d)}",
+            f"×{fmt_num(run['ratio_deep_wide'], d)}",
+        ])
+    table = md_table(["LSTM forward pass", "1 layer, same width", "deep & narrow",
+                      "shallow & wide", "deep ÷ same width", "deep ÷ wide"], rows)
+    cfg = result["config"]
+    note = (f"\nMedian of {cfg['rounds']} rounds × {cfg['reps']} repetitions, timed in turns "
+            f"in one process with {cfg['threads']} thread(s), `torch.nn.LSTM`, CPU "
+            "(`stacklib.experiments.latency`). Wall-clock times vary from machine to machine; "
+            "the ratios are what carries over.\n")
+    return header_comment(NAME) + table + note
+
+
+def run(out: Path) -> list[str]:
+    result = load_experiment(out, "latency")
+    if result is None:
+        return []
+    return [write_text(out, "partials/latency.md", _latency(result))]

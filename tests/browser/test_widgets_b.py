@@ -1,0 +1,224 @@
+"""Widgets of §07-§13: each interaction shows the right values (expected values from stacklib,
+the experiments' JSON or the page's own glossary), and each widget works from the keyboard."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import data, minus, set_range, shown
+
+from stacklib import count_params
+from stacklib.walkthrough import walkthrough
+
+
+def _vec(values) -> str:
+    return "[" + ", ".join(f"{v:.4f}".replace("-0.0000", "0.0000") for v in values) + "]"
+
+
+# --- §07 symbol inspector ---------------------------------------------------------------------
+
+def test_symbols_every_button_explains_its_glossary_row(web):
+    w = web.widget("symbols")
+    rows = {" ".join(r.locator("td").nth(0).inner_text().split()): r
+            for r in w.locator(".glossary tbody tr").all()}
+    buttons = w.locator("button.w-sym")
+    assert buttons.count() >= 10
+    symbols = buttons.evaluate_all("bs => bs.map(b => b.dataset.symbol)")
+    assert {"ht−1[l]", "ht[l−1]", "W[l]", "Cell[l]", "L", "xt", "yt"} <= set(symbols), symbols
+    for i in (0, buttons.count() // 2, buttons.count() - 1):
+        b = buttons.nth(i)
+        b.hover()
+        assert b.get_attribute("aria-pressed") == "true"
+        job = shown(w.locator(".w-panel dd").first)
+        assert any(job == shown(r.locator("td").nth(1)) for r in rows.values()), job
+    horizontal = w.locator('button.w-sym[data-symbol="ht−1[l]"]')
+    horizontal.click()
+    assert "Horizontal input" in shown(w.locator(".w-panel"))
+    assert "The layer's diary" in shown(w.locator(".w-panel"))
+
+
+def test_symbols_keyboard(web):
+    w = web.widget("symbols")
+    buttons = w.locator("button.w-sym")
+    buttons.first.focus()
+    assert buttons.first.get_attribute("aria-pressed") == "true"
+    web.page.keyboard.press("ArrowRight")
+    assert buttons.nth(1).get_attribute("aria-pressed") == "true"
+    web.page.keyboard.press("End")
+    assert buttons.last.get_attribute("aria-pressed") == "true"
+    web.page.keyboard.press("Home")
+    first = buttons.first.get_attribute("data-symbol")
+    assert w.get_attribute("data-symbol") == first
+
+
+# --- §08 climb --------------------------------------------------------------------------------
+
+def test_climb_reveals_stacklibs_walkthrough_in_order(web):
+    w = web.widget("climb")
+    steps = walkthrough().to_dict()["steps"]
+    values = w.locator(".w-climb .w-val")
+    assert values.count() == len(steps) == 21
+    assert values.all_inner_texts() == ["?"] * 21
+    for k in range(1, 6):
+        w.get_by_role("button", name="Next step").click()
+        assert w.get_attribute("data-step") == str(k)
+        assert minus(values.nth(k - 1).inner_text()) == _vec(steps[k - 1]["value"])
+        assert values.nth(k).inner_text() == "?"
+        assert steps[k - 1]["label"] in shown(w.locator(".w-panel .w-title"))
+    w.get_by_role("button", name="Reveal all").click()
+    assert [minus(t) for t in values.all_inner_texts()] == [_vec(s["value"]) for s in steps]
+    y = walkthrough().y
+    assert _vec(y) == "[0.7215, -0.0432]"
+    assert "[0.7215, −0.0432]" in shown(w.locator(".w-panel"))
+    assert "Step 21 of 21 · Output" in shown(w.locator(".w-panel"))
+
+
+def test_climb_keyboard(web):
+    w = web.widget("climb")
+    w.get_by_role("button", name="Next step").focus()
+    for key, step in [("Enter", "1"), ("ArrowRight", "2"), ("ArrowLeft", "1"), ("End", "21"),
+                      ("ArrowRight", "21"), ("Home", "0")]:
+        web.page.keyboard.press(key)
+        assert w.get_attribute("data-step") == step, key
+
+
+# --- §09 two vanishing paths ------------------------------------------------------------------
+
+def _measured(cell: str, variant: str, depth: int) -> list[float]:
+    run = next(r for r in data("experiments/gradient_flow.json")["runs"]
+               if (r["cell"], r["variant"], r["depth"]) == (cell, variant, depth))
+    return [v / run["last_step"][-1] for v in run["last_step"]]
+
+
+def _table(w) -> list[list[float | None]]:
+    rows = w.locator(".w-table tbody tr").all()[::-1]  # bottom layer first
+    return [[float(v) if v else None for v in r.locator("td").evaluate_all(
+        "ts => ts.slice(1).map(t => t.dataset.value)")] for r in rows]
+
+
+@pytest.mark.parametrize(("factor", "layers", "residual", "cell"), [
+    (0.60, 4, False, "lstm"), (0.30, 8, False, "rnn"), (0.95, 2, True, "gru"),
+    (0.05, 6, False, "lstm"), (1.00, 1, True, "rnn")])
+def test_vanishing_model_and_measured_norms(web, factor, layers, residual, cell):
+    w = web.widget("vanishing")
+    defaults = data("data/gradient_model.json")
+    if (factor, layers) == (defaults["factor"], defaults["num_layers"]):
+        assert [m for m, _ in _table(w)] == pytest.approx(defaults["at_defaults"]["plain"])
+    sliders = w.locator('input[type="range"]')
+    set_range(sliders.nth(0), factor)
+    set_range(sliders.nth(1), layers)
+    w.get_by_role("checkbox", name="residual").set_checked(residual)
+    w.get_by_role("radio", name={"rnn": "tanh RNN", "gru": "GRU", "lstm": "LSTM"}[cell]).check()
+    table = _table(w)
+    assert len(table) == layers
+    for layer, (model, _) in enumerate(table, start=1):
+        assert model == pytest.approx(1.0 if residual else factor ** (layers - layer), rel=1e-12)
+    ref = _measured(cell, "residual" if residual else "plain", layers)
+    assert [m for _, m in table] == pytest.approx(ref, rel=1e-9)
+    assert "Model:" in shown(w.locator(".w-math"))
+
+
+def test_vanishing_keyboard_and_clamping(web):
+    w = web.widget("vanishing")
+    factor = w.locator('input[type="range"]').nth(0)
+    factor.focus()
+    web.page.keyboard.press("ArrowLeft")
+    assert w.get_attribute("data-factor") == "0.55"
+    set_range(factor, 7)  # out of range: clamped to the maximum
+    assert w.get_attribute("data-factor") == "1"
+    w.get_by_role("checkbox", name="residual").focus()
+    web.page.keyboard.press("Space")
+    assert w.get_attribute("data-residual") == "true"
+    assert all(m == 1.0 for m, _ in _table(w))
+
+
+# --- §10 verdict and depth × data -------------------------------------------------------------
+
+def test_verdict_flip_and_table_follows(web):
+    w = web.widget("verdict")
+    table = web.page.locator("table", has_text="Shallow & wide").first
+    for name, layers, hidden, col in [("Shallow", 1, 512, 1), ("Deep", 3, 256, 2)]:
+        w.get_by_role("radio", name=name).check()
+        for fw in ("keras", "torch"):
+            expected = count_params("lstm", 300, hidden, layers, framework=fw)
+            assert w.locator(f'dd [data-value="{expected}"]').inner_text() == f"{expected:,}"
+        assert w.locator(".w-block").count() == layers
+        lit = table.locator(".w-colon").evaluate_all("cs => cs.map(c => c.cellIndex)")
+        assert lit and set(lit) == {col}
+    trained = data("experiments/depth_width.json")["training"]["deep"]
+    assert f"{100 * trained['mean']:.2f} %" in shown(w.locator(".w-dl"))
+
+
+def test_verdict_keyboard(web):
+    w = web.widget("verdict")
+    w.get_by_role("radio", name="Shallow").focus()
+    web.page.keyboard.press("ArrowRight")
+    assert w.get_attribute("data-option") == "deep"
+
+
+def test_depth_data_sizes_and_metrics(web):
+    w = web.widget("depth-data")
+    summary = data("experiments/depth_data.json")["summary"]
+    sizes = data("experiments/depth_data.json")["sizes"]
+    for j, metric in [(0, "error"), (len(sizes) - 1, "error"), (1, "loss")]:
+        w.get_by_role("radio", name=f"{sizes[j]:,}", exact=True).check()
+        label = "next-word loss" if metric == "loss" else "agreement error"
+        w.get_by_role("radio", name=label).check()
+        assert w.get_attribute("data-size") == str(sizes[j])
+        for k, row in enumerate(w.locator(".w-table tbody tr").all()):
+            for key in ("train", "heldout", "gap"):
+                shown_v = float(row.locator(f'td[data-key="{key}"]').get_attribute("data-value"))
+                assert shown_v == pytest.approx(summary[f"{key}_{metric}"]["mean"][k][j], abs=1e-9)
+
+
+def test_depth_data_keyboard(web):
+    w = web.widget("depth-data")
+    w.get_by_role("radio", name="50", exact=True).focus()
+    web.page.keyboard.press("ArrowRight")
+    sizes = data("experiments/depth_data.json")["sizes"]
+    assert w.get_attribute("data-size") == str(sizes[1])
+
+
+# --- §13 mastery check ------------------------------------------------------------------------
+
+def test_quiz_feedback_score_and_retry(web):
+    w = web.widget("quiz")
+    key = data("data/quiz.json")
+    q = {i: w.locator(f'.w-q[data-q="q{i}"]') for i in range(1, 11)}
+    wrong = next(x for x in "ABCD" if x != key["q1"]["answer"])
+    q[1].locator(f'button[data-letter="{wrong}"]').click()
+    assert q[1].get_attribute("data-result") == "wrong"
+    assert f"the answer is {key['q1']['answer']}" in shown(q[1])
+    assert "receptive field" in shown(q[1])  # the page's own explanation
+    q[3].locator("input").fill(f"{count_params('lstm', 100, 128, 3):,}")
+    q[3].locator("input").press("Enter")
+    assert q[3].get_attribute("data-result") == "right"
+    q[5].locator("input").fill("five and a half")
+    q[5].get_by_role("button", name="Check").click()
+    assert "Please enter a number" in shown(q[5]) and q[5].get_attribute("data-result") is None
+    q[5].locator("input").fill("5.5")
+    q[5].get_by_role("button", name="Check").click()
+    assert q[5].get_attribute("data-result") == "right"
+    q[7].locator("input").fill(str(key["q7"]["at_defaults"]))
+    q[7].locator("input").press("Enter")
+    assert q[7].get_attribute("data-result") == "right"
+    q[9].get_by_role("button", name="Show the answer").click()
+    q[9].get_by_role("button", name="I had it").click()
+    assert (w.get_attribute("data-score"), w.get_attribute("data-answered")) == ("4", "5")
+    assert "Score: 4 correct of 5 answered (10 questions)." in shown(w.locator(".w-status"))
+    w.get_by_role("button", name="Retry all questions").click()
+    assert (w.get_attribute("data-score"), w.get_attribute("data-answered")) == ("0", "0")
+    assert q[1].get_attribute("data-result") is None and q[3].locator("input").input_value() == ""
+
+
+def test_quiz_keyboard(web):
+    w = web.widget("quiz")
+    key = data("data/quiz.json")
+    answer = w.locator(f'.w-q[data-q="q2"] button[data-letter="{key["q2"]["answer"]}"]')
+    answer.focus()
+    web.page.keyboard.press("Enter")
+    assert w.locator('.w-q[data-q="q2"]').get_attribute("data-result") == "right"
+    w.locator('.w-q[data-q="q8"] button').first.focus()
+    for _ in "ABCD".index(key["q8"]["answer"]) * [0]:
+        web.page.keyboard.press("Tab")
+    web.page.keyboard.press("Space")
+    assert w.locator('.w-q[data-q="q8"]').get_attribute("data-result") == "right"
