@@ -53,26 +53,36 @@ REWRITE_LINKS = """siteUrl => {
 }"""
 
 
-def _print_playwright(url: str, out: Path, public_url: str) -> None:
-    from playwright.sync_api import sync_playwright
+def _print_playwright(url: str, out: Path, public_url: str, browser=None) -> None:
+    if browser is None:  # a browser of our own
+        from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        try:
-            page = browser.new_page()
-            page.goto(url, wait_until="networkidle", timeout=60_000)
-            page.emulate_media(media="print")
-            # links to other pages of the site: to the published site_url, not this server
-            page.evaluate(REWRITE_LINKS, public_url)
-            # fonts (the math font) and every image decoded before printing
-            page.evaluate("""async () => {
-                await document.fonts.ready;
-                await Promise.all([...document.images].map(img => img.decode().catch(() => {})));
-            }""")
-            page.pdf(path=str(out), format="A4", print_background=True,
-                     prefer_css_page_size=True, outline=True, tagged=False)
-        finally:
-            browser.close()
+        with sync_playwright() as p:
+            own = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            try:
+                _print_page(own, url, out, public_url)
+            finally:
+                own.close()
+    else:
+        _print_page(browser, url, out, public_url)
+
+
+def _print_page(browser, url: str, out: Path, public_url: str) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(url, wait_until="networkidle", timeout=60_000)
+        page.emulate_media(media="print")
+        # links to other pages of the site: to the published site_url, not this server
+        page.evaluate(REWRITE_LINKS, public_url)
+        # fonts (the math font) and every image decoded before printing
+        page.evaluate("""async () => {
+            await document.fonts.ready;
+            await Promise.all([...document.images].map(img => img.decode().catch(() => {})));
+        }""")
+        page.pdf(path=str(out), format="A4", print_background=True,
+                 prefer_css_page_size=True, outline=True, tagged=False)
+    finally:
+        page.close()
 
 
 def _print_cli(url: str, out: Path, public_url: str) -> None:
@@ -85,7 +95,8 @@ def _print_cli(url: str, out: Path, public_url: str) -> None:
             check=True, capture_output=True, timeout=180)
 
 
-def print_pdf(site_dir: Path, out: Path = DEFAULT_OUT, engine: str = "auto") -> Path:
+def print_pdf(site_dir: Path, out: Path = DEFAULT_OUT, engine: str = "auto",
+              browser=None) -> Path:
     """Serve site_dir and print its /print_page/ to `out` (deterministic bytes)."""
     if engine == "auto":
         try:
@@ -97,7 +108,10 @@ def print_pdf(site_dir: Path, out: Path = DEFAULT_OUT, engine: str = "auto") -> 
     tmp = out.with_suffix(".tmp.pdf")
     with serve(site_dir, site_path()) as base:
         url = base + "print_page/"
-        (_print_playwright if engine == "playwright" else _print_cli)(url, tmp, site_url())
+        if engine == "playwright":
+            _print_playwright(url, tmp, site_url(), browser)
+        else:
+            _print_cli(url, tmp, site_url())
     out.write_bytes(_fix_dates(tmp.read_bytes()))
     tmp.unlink()
     return out

@@ -162,7 +162,8 @@ def test_depth_data_sizes_and_metrics(web):
     for j, metric in [(0, "error"), (len(sizes) - 1, "error"), (1, "loss")]:
         w.get_by_role("radio", name=f"{sizes[j]:,}", exact=True).check()
         label = "next-word loss" if metric == "loss" else "agreement error"
-        w.get_by_role("radio", name=label).check()
+        w.locator("label").filter(has_text=label).click()  # as a reader does: on the label
+        assert w.get_by_role("radio", name=label).is_checked()
         assert w.get_attribute("data-size") == str(sizes[j])
         for k, row in enumerate(w.locator(".w-table tbody tr").all()):
             for key in ("train", "heldout", "gap"):

@@ -37,10 +37,11 @@ def lecture_site(request, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def lecture_pdf(lecture_site, tmp_path_factory) -> Path:
+def lecture_pdf(lecture_site, tmp_path_factory, browser) -> Path:
     from build_pdf import print_pdf
 
-    return print_pdf(lecture_site, tmp_path_factory.mktemp("pdf") / "lecture.pdf")
+    return print_pdf(lecture_site, tmp_path_factory.mktemp("pdf") / "lecture.pdf",
+                     browser=browser)
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ import zipfile
 from html.parser import HTMLParser
 
 import pytest
-from _sitelib import CHROMIUM, CHROMIUM_FLAGS, ROOT, load_yaml
+from _sitelib import ROOT, load_yaml
 from build_offline import CONFIG, FOLDER, build_offline
 
 REMOTE = re.compile(r"^(https?:)?//", re.IGNORECASE)
@@ -70,22 +70,30 @@ def test_offline_config_keeps_the_site_plugins():
     assert offline == [p for p in site if p != "print-site"] + ["offline"]
 
 
-def test_search_works_from_file_url(offline):
-    from playwright.sync_api import sync_playwright
-
+def test_search_works_from_file_url(offline, browser):
     _, site = offline
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            remote = []
-            page.on("request", lambda r: r.url.startswith(("http:", "https:"))
-                    and remote.append(r.url))
-            page.goto((site / "index.html").as_uri())
-            page.click("input.md-search__input")
-            page.keyboard.type("receptive field")
-            page.wait_for_selector(".md-search-result__item", timeout=15_000)
-            assert page.locator(".md-search-result__item").count() >= 1
-        finally:
-            browser.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    remote = []
+    try:
+        page.on("request", lambda r: r.url.startswith(("http:", "https:"))
+                and remote.append(r.url))
+        page.goto((site / "index.html").as_uri())
+        page.click("input.md-search__input")
+        page.keyboard.type("receptive field")
+        page.wait_for_selector(".md-search-result__item", timeout=15_000)
+        assert page.locator(".md-search-result__item").count() >= 1
+    finally:
+        page.close()
     assert not remote, remote
+
+
+def test_widgets_mount_from_file_url(offline, browser):
+    """fetch() is refused over file://: the widgets read window.STACK_DATA instead."""
+    _, site = offline
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto((site / "05-cell-flavors.html").as_uri())
+        page.wait_for_selector('[data-widget="price"][data-widget-state="live"]',
+                               state="attached", timeout=15_000)
+    finally:
+        page.close()

@@ -14,7 +14,7 @@ import subprocess
 import tarfile
 
 import pytest
-from _sitelib import CHROMIUM, CHROMIUM_FLAGS, ROOT, serve
+from _sitelib import ROOT, serve
 from deploy_versions import deploy
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
@@ -66,20 +66,17 @@ def test_versions_json_lists_both_and_latest(deployed):
     assert "latest/" in (site / "index.html").read_text(encoding="utf-8")  # default redirect
 
 
-def test_material_version_selector_lists_both(deployed):
-    from playwright.sync_api import sync_playwright
-
+def test_material_version_selector_lists_both(deployed, browser):
     _, site = deployed
-    with serve(site) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    with serve(site) as base:
+        page = browser.new_page()
         try:
-            page = browser.new_page()
             page.goto(base + "latest/", wait_until="networkidle")
             page.wait_for_selector(".md-version__current", state="attached", timeout=10_000)
             current = page.inner_text(".md-version__current").strip()
             items = [t.strip() for t in page.locator(".md-version__link").all_text_contents()]
         finally:
-            browser.close()
+            page.close()
     assert current == "0.2"
     assert "0.1" in items and "0.2" in items, items
 
