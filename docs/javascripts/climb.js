@@ -18,7 +18,7 @@ StackWidgets.register("climb", {
         tr.lastChild.textContent = j < i ? W.vec(steps[j].value) : "?";
         tr.lastChild.dataset.value = j < i ? JSON.stringify(steps[j].value) : "";
         tr.classList.toggle("now", j === i - 1);
-        tr.classList.toggle("todo", j >= i);
+        tr.classList.toggle("pending", j >= i);
       });
       const st = steps[i - 1];
       card.replaceChildren(h("p", { class: "w-title", text: st ? `Step ${i} of ${n} · ` +
