@@ -62,7 +62,14 @@ def load_yaml(path: Path) -> dict:
     class Loader(yaml.SafeLoader):
         pass
 
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # !ENV, !relative...
+    def env(loader, node):  # mkdocs' `!ENV [VAR, ..., default]` and `!ENV VAR`
+        names = (loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode)
+                 else [loader.construct_scalar(node)])
+        *variables, default = names if len(names) > 1 else [*names, None]
+        return next((os.environ[v] for v in variables if v in os.environ), default)
+
+    Loader.add_constructor("!ENV", env)
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # !relative, ...
     return yaml.load(path.read_text(encoding="utf-8"), Loader=Loader) or {}
 
 

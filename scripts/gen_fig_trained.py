@@ -86,29 +86,37 @@ def live_stack(out: Path) -> str | None:
     plt = mpl()
     model = stacks["models"]["live"]
     L = model["num_layers"]
-    fig = plt.figure(figsize=(4.4 * L + 1.0, 8.6), layout="constrained")
-    rows = fig.subfigures(len(stacks["probes"]), 1, hspace=0.04)
+    # A fixed grid, not constrained layout: its solver visits artists in an order that can
+    # change between runs, which moved coordinates in the last digits of the SVG.
+    n = len(stacks["probes"])
     top = max(max(max(r) for r in run["mean_abs_h"]) for run in model["probes"]) * 1.15
-    for sub, probe, run in zip(rows, stacks["probes"], model["probes"], strict=True):
+    fig = plt.figure(figsize=(4.4 * L + 1.0, 4.6 * n))
+    grid = fig.add_gridspec(3 * n, L, height_ratios=[4, 1.3, 1.1] * n, left=0.06, right=0.9,
+                            top=0.89, bottom=0.02, hspace=0.12, wspace=0.12)
+    for p, (probe, run) in enumerate(zip(stacks["probes"], model["probes"], strict=True)):
         words = probe["words"]
-        axes = sub.subplots(2, L, gridspec_kw={"height_ratios": [4, 1.3]}, sharex="col")
         im = None
         for layer in range(L):
             color = LAYER_COLORS[layer % 3]
-            speed = "surface features (fast)" if layer == 0 else "integrated meaning (slow)"
-            im = _heatmap(axes[0, layer], run["h"][layer], words, color,
-                          f"layer {layer + 1} · $h_t^{{[{layer + 1}]}}$ — {speed}")
-            axes[0, layer].tick_params(labelbottom=False)
-            bar = axes[1, layer]
+            reads = "reads the words" if layer == 0 else f"reads layer {layer}"
+            heat = fig.add_subplot(grid[3 * p, layer])
+            bar = fig.add_subplot(grid[3 * p + 1, layer], sharex=heat)
+            im = _heatmap(heat, run["h"][layer], words, color,
+                          f"layer {layer + 1} · $h_t^{{[{layer + 1}]}}$ — {reads}")
+            heat.tick_params(labelbottom=False)
             bar.bar(range(len(words)), run["mean_abs_h"][layer], color=color, width=0.7)
             bar.set_xticks(range(len(words)), words, rotation=55, ha="right", fontsize=8)
             bar.set_ylim(0, top)
             bar.set_ylabel("mean |h|", fontsize=8)
             bar.tick_params(axis="y", labelsize=7)
-        sub.colorbar(im, ax=axes[0, :].tolist(), shrink=0.85, label="$h$ value")
-        sub.suptitle(f"“{probe['text']}”", fontsize=10.5, fontweight="bold")
+            if layer == 0:
+                heat.text(0, 1.16, f"“{probe['text']}”", transform=heat.transAxes,
+                          fontsize=10.5, fontweight="bold")
+        box = grid[3 * p, L - 1].get_position(fig)
+        cax = fig.add_axes((0.915, box.y0, 0.012, box.height))
+        fig.colorbar(im, cax=cax, label="$h$ value")
     fig.suptitle(f"A trained {L}-layer LSTM reads the two probes: every channel, every word",
-                 fontweight="bold", fontsize=11.5)
+                 fontweight="bold", fontsize=11.5, y=0.985)
     return save_svg(fig, out, "figures/live_stack.svg", "Live stack heat maps")
 
 

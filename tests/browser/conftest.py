@@ -46,9 +46,9 @@ def pytest_collection_modifyitems(config, items):
 
 
 def site_url() -> str:
-    match = re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"),
-                      re.M)
-    return match.group(1).strip("'\"") if match else "http://127.0.0.1:8000/"
+    from _sitelib import site_url as configured
+
+    return configured()
 
 
 def site_path() -> str:

@@ -50,12 +50,10 @@ def test_generation_is_deterministic(fresh, tmp_path):
     assert not differ, differ
 
 
-def test_second_run_is_cached_and_fast(fresh):
-    out = fresh[0]
-    start = time.perf_counter()
-    status = generate.generate(out, skip={"experiments"}, **QUIET)
+def test_second_run_is_cached(fresh):
+    """Nothing changed: every generator is a cache hit (speed is the benchmark's business)."""
+    status = generate.generate(fresh[0], skip={"experiments"}, **QUIET)
     assert set(status.values()) <= {"cached", "skipped"}, status
-    assert time.perf_counter() - start < 5
 
 
 def test_hand_edit_is_regenerated(fresh):

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
-SITE_URL = "http://127.0.0.1:8000/"
+from _sitelib import site_url
+
+SITE_URL = site_url()  # mkdocs.yml (SITE_URL in the environment overrides it)
 RESOURCE_TAGS = {"script", "img", "source", "iframe", "embed", "object", "video", "audio",
                  "use", "image", "input"}
 
