@@ -188,17 +188,16 @@ class StackedRNN:
         rng = np.random.default_rng() if (drop and rng is None) else rng
         layers, inp = [], X
         L, lstm = self.num_layers, self.cell == "lstm"
-        h_n = np.empty((L, *h0.shape[1:]), self.dtype)
-        c_n = np.empty_like(h_n) if lstm else None
+        T, B = X.shape[:2]
+        h = np.empty((L, T, B, self.hidden_size), self.dtype)  # every layer writes its h_t here
+        c = np.empty_like(h) if lstm else None
         for k, kern in enumerate(self.kernels()):
-            hseq, (hT, cT), cache = self._cell.forward(kern, inp, h0[k], c0[k] if lstm else None)
-            h_n[k] = hT
-            if lstm:
-                c_n[k] = cT
+            cache = self._cell.forward(kern, inp, h0[k], c0[k] if lstm else None, h[k],
+                                       c[k] if lstm else None)
             rec = {"cell": cache, "ln": None, "mask": None}
-            u = hseq
+            u = h[k]
             if self.layer_norm:
-                u, rec["ln"] = norm.layer_norm(hseq, self._params[f"ln_weight_l{k}"],
+                u, rec["ln"] = norm.layer_norm(u, self._params[f"ln_weight_l{k}"],
                                                self._params[f"ln_bias_l{k}"])
             if self.residual and k >= 1:
                 u = u + inp
@@ -208,8 +207,8 @@ class StackedRNN:
             if drop and k < L - 1:
                 rec["mask"] = norm.dropout_mask(u.shape, self.dropout, rng, self.dtype)
                 inp = u * rec["mask"]
-        h = np.stack([r["cell"]["hs"][1:] for r in layers])
-        c = np.stack([r["cell"]["cs"][1:] for r in layers]) if lstm else None
+        h_n = np.ascontiguousarray(h[:, -1])
+        c_n = np.ascontiguousarray(c[:, -1]) if lstm else None
         us = np.stack([r["u"] for r in layers])
         y = layers[-1]["u"]
         if unbatched:

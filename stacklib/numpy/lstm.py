@@ -1,0 +1,147 @@
+"""The LSTM layer over a whole sequence in NumPy: forward and hand-written BPTT.
+
+    i, f, o = σ(·);  g = tanh(·);  c' = f ⊙ c + i ⊙ g;  h' = o ⊙ tanh(c')
+
+Layout, chosen by measurement (``scripts/bench_stack.py``): inside the layer every per-step
+quantity is feature-major, (features, B). For B > 1 the step's product is W (4H, in + H + 1) @
+z_t with z_t = [x_t; h_{t-1}; 1] (in + H + 1, B): input, recurrence and bias in one GEMM written
+straight into the step's gate block. OpenBLAS runs this shape about a quarter faster than the
+batch-major h (B, H) @ W (H, 4H), and at B = 32 a GEMM per step is as fast per flop as one
+hoisted input GEMM plus a recurrent one, minus a pass over all gates to add them. At B = 1 the
+products are matrix-vector (memory-bound), so the input terms of all steps are hoisted into one
+GEMM first. Each of a step's four gate blocks is one contiguous (H, B) slab, so every
+elementwise call runs over contiguous memory (NumPy is about twice as fast there as on strided
+slices). Sigmoids are σ(a) = (1 + tanh(a/2)) / 2 with the 1/2 folded into the weights (exact in
+binary floating point), so one tanh call covers all four gates; they are kept in the order
+(o, i, f, g), the three sigmoids first. Backward writes gate gradients in torch's order
+(i, f, g, o), so the weight gradients come out of their GEMMs ready. Only the (T, B, H) sequences
+handed to the stack are converted back to batch-major.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from stacklib.numpy._kernels import Kernels, bias_or_zeros, carve, half_scale
+
+_TORCH_TO_OIFG = (3, 0, 1, 2)  # torch blocks (i, f, g, o) -> internal (o, i, f, g)
+
+
+def _blocks(a, order):
+    H = a.shape[0] // 4
+    return np.concatenate([a[j * H : (j + 1) * H] for j in order], axis=0)
+
+
+def _vectors(B, *arrays):
+    """At B = 1, views without the trailing batch axis: per-step products become matrix-vector
+    products, for which OpenBLAS's GEMV runs about twice as fast as a one-column GEMM."""
+    return [a[..., 0] for a in arrays] if B == 1 else list(arrays)
+
+
+def _update(gt, c_prev, c, tc, h, ig):
+    """One step's gates to its new state, in place: gt (4, H, B) pre-activations (o, i, f, g)
+    become activations, then c = f c_prev + i g, tc = tanh(c), h = o tc."""
+    np.tanh(gt, out=gt)  # one call for all four gates: o, i, f were prescaled by 1/2
+    sig = gt[:3]
+    sig *= 0.5
+    sig += 0.5
+    o, i, f, gg = gt
+    np.multiply(f, c_prev, out=c)
+    np.multiply(i, gg, out=ig)
+    c += ig
+    np.tanh(c, out=tc)
+    np.multiply(o, tc, out=h)
+
+
+class LSTM:
+    """i, f, o = σ(·);  g = tanh(·);  c' = f ⊙ c + i ⊙ g;  h' = o ⊙ tanh(c')"""
+
+    gates = 4
+
+    def prepare(self, w):
+        gh, n_in = w["w_ih"].shape
+        H, dt = gh // 4, w["w_ih"].dtype
+        half = half_scale(gh, 3 * H, dt)[:, None]  # o, i, f: σ(a) = (1 + tanh(a/2)) / 2
+        b = bias_or_zeros(w, "b_ih", gh, dt) + bias_or_zeros(w, "b_hh", gh, dt)
+        # w (4H, in + H + 1) = [W_ih | W_hh | b], gate rows (o, i, f, g), prescaled
+        cat = np.concatenate([w["w_ih"], w["w_hh"], b[:, None]], axis=1)
+        return Kernels(w=_blocks(cat, _TORCH_TO_OIFG) * half, n_in=n_in,
+                       w_ih=w["w_ih"], w_hh_t=np.ascontiguousarray(w["w_hh"].T))  # backward
+
+    def forward(self, k, X, h0, c0, out_h, out_c):
+        T, B, n_in = X.shape
+        H = k.w.shape[0] // 4
+        # z[t] = [x_t; h_{t-1}; 1] (in + H + 1, B), so that one product w @ z[t] gives all four
+        # gate pre-activations of step t (input, recurrence and bias) straight into g[t]
+        # (o, i, f, g), each (H, B). h_t is stored in z[t + 1]; tc[t] = tanh(c_t).
+        z, g, cs, tc = carve(X.dtype, (T + 1, n_in + H + 1, B), (T, 4, H, B), (T + 1, H, B),
+                             (T, H, B))
+        hs = z[:, n_in:-1]
+        hs[0], cs[0] = h0.T, c0.T
+        ig = np.empty((H, B), X.dtype)
+        if B > 1:
+            z[:T, :n_in] = X.transpose(0, 2, 1)
+            z[:, -1] = 1.0
+            for t in range(T):
+                np.matmul(k.w, z[t], out=g[t].reshape(4 * H, B))
+                _update(g[t], cs[t], cs[t + 1], tc[t], hs[t + 1], ig)
+        else:  # matrix-vector products: hoist the input terms of all steps into one GEMM first
+            g_, hs_, cs_, tc_, ig = _vectors(B, g, hs, cs, tc, ig)
+            pre = g_.reshape(T, 4 * H)
+            np.matmul(X[:, 0], k.w[:, :n_in].T, out=pre)
+            pre += k.w[:, -1]
+            w_h, rec = k.w[:, n_in:-1], np.empty(4 * H, X.dtype)
+            for t in range(T):
+                pre[t] += np.matmul(w_h, hs_[t], out=rec)
+                _update(g_[t], cs_[t], cs_[t + 1], tc_[t], hs_[t + 1], ig)
+        out_h[...] = hs[1:].transpose(0, 2, 1)
+        out_c[...] = cs[1:].transpose(0, 2, 1)
+        return {"X": X, "hs": hs, "cs": cs, "g": g, "tc": tc}
+
+    @staticmethod
+    def named_gates(cache):
+        return {name: cache["g"][:, j].transpose(0, 2, 1) for j, name in enumerate("oifg")}
+
+    def backward(self, k, cache, dH, dh_n, dc_n):
+        X, hs, cs, g, tc = cache["X"], cache["hs"], cache["cs"], cache["g"], cache["tc"]
+        T, B, H = dH.shape
+        o, i, f, gg = g.transpose(1, 0, 2, 3)  # (T, H, B) each
+        # p: factors of dh_t (for a_o) and of dc_t (for a_i, a_f, a_g), laid out like g;
+        # a_c = d c_t / d h_t; dg: gate gradients per step in torch's order (i, f, g, o).
+        p, a_c, dg, dh_total, dh_in = carve(dH.dtype, (T, 4, H, B), (T, H, B), (T, 4, H, B),
+                                            (T, H, B), (T, H, B))
+        pg = p.transpose(1, 0, 2, 3)  # gate by gate
+        np.subtract(1.0, g[:, :3], out=p[:, :3])
+        p[:, :3] *= g[:, :3]  # σ'(a) = σ (1 - σ)
+        pg[0] *= tc  # d a_o
+        pg[1] *= gg  # d a_i
+        pg[2] *= cs[:-1]  # d a_f
+        np.multiply(gg, gg, out=pg[3])
+        np.subtract(1.0, pg[3], out=pg[3])
+        pg[3] *= i  # d a_g
+        np.multiply(tc, tc, out=a_c)
+        np.subtract(1.0, a_c, out=a_c)
+        a_c *= o
+        dh_in[...] = dH.transpose(0, 2, 1)
+        carry, dc_carry = np.array(dh_n.T, order="C"), np.array(dc_n.T, order="C")
+        dc = np.empty((H, B), dH.dtype)
+        dg_, p_, a_c_, f_, dh_in_, dh_total_, carry_, dc_carry_, dc_ = _vectors(
+            B, dg, p, a_c, f, dh_in, dh_total, carry, dc_carry, dc)
+        dg_flat = dg_.reshape(T, 4 * H, *dg_.shape[3:])
+        for t in range(T - 1, -1, -1):
+            dh = np.add(dh_in_[t], carry_, out=dh_total_[t])  # both paths: from above and t+1
+            np.multiply(dh, a_c_[t], out=dc_)
+            dc_ += dc_carry_
+            np.multiply(dh, p_[t, 0], out=dg_[t, 3])
+            np.multiply(dc_, p_[t, 1:], out=dg_[t, :3])
+            np.matmul(k.w_hh_t, dg_flat[t], out=carry_)
+            np.multiply(dc_, f_[t], out=dc_carry_)
+        # Gate gradients as (4H, T*B) and h_{t-1} as (T*B, H): one GEMM per weight gradient.
+        d2, h_prev = carve(dH.dtype, (4 * H, T * B), (T * B, H))
+        d2.reshape(4 * H, T, B)[...] = dg.reshape(T, 4 * H, B).transpose(1, 0, 2)
+        h_prev.reshape(T, B, H)[...] = hs[:-1].transpose(0, 2, 1)
+        b_ih = d2.sum(axis=1)
+        grads = {"w_ih": d2 @ X.reshape(T * B, -1), "w_hh": d2 @ h_prev,
+                 "b_ih": b_ih, "b_hh": b_ih.copy()}
+        dX = (d2.T @ k.w_ih).reshape(T, B, -1)
+        return dX, grads, carry.T.copy(), dc_carry.T.copy(), dh_total
