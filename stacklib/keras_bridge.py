@@ -22,7 +22,9 @@ from typing import Any
 
 import numpy as np
 
-_GATES = {"rnn": 1, "gru": 3, "lstm": 4}
+from stacklib._validate import GATES
+from stacklib.params import param_shapes
+
 _NONLINEARITIES = ("tanh", "relu", "linear")
 
 
@@ -48,8 +50,8 @@ def _keras() -> Any:
 
 
 def _check_config(cell: object, sizes: dict[str, object], nonlinearity: object) -> None:
-    if cell not in _GATES:
-        raise ValueError(f"cell: expected one of {tuple(_GATES)}, got {cell!r}")
+    if cell not in GATES:
+        raise ValueError(f"cell: expected one of {tuple(GATES)}, got {cell!r}")
     for name, value in sizes.items():
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name}: expected an integer >= 1, got {value!r}")
@@ -86,21 +88,14 @@ def _keras_weights(
     state: dict[str, np.ndarray], cell: str, input_size: int, hidden_size: int, num_layers: int
 ) -> tuple[list[list[np.ndarray]], bool]:
     """Per layer, the Keras weight list [kernel, recurrent_kernel(, bias)]; and use_bias."""
-    G, H = _GATES[cell], hidden_size
+    H = hidden_size
     if any(k.startswith("ln_") for k in state):
         raise ValueError(
             "flat_state_dict: has layer-norm parameters (ln_*); only layer_norm=False stacks "
             "can be bridged to Keras"
         )
     use_bias = "bias_ih_l0" in state
-    expected = {}
-    for k in range(num_layers):
-        fan_in = input_size if k == 0 else H
-        expected[f"weight_ih_l{k}"] = (G * H, fan_in)
-        expected[f"weight_hh_l{k}"] = (G * H, H)
-        if use_bias:
-            expected[f"bias_ih_l{k}"] = (G * H,)
-            expected[f"bias_hh_l{k}"] = (G * H,)
+    expected = param_shapes(cell, input_size, H, num_layers, bias=use_bias)
     missing = sorted(set(expected) - set(state))
     unexpected = sorted(set(state) - set(expected))
     if missing or unexpected:

@@ -32,6 +32,28 @@ class LayerParams:
         return asdict(self)
 
 
+def param_shapes(cell: str, input_size: int, hidden_size: int, num_layers: int, *,
+                 bias: bool = True, layer_norm: bool = False) -> dict[str, tuple[int, ...]]:
+    """Parameter names and shapes in torch.nn's flat convention, layer by layer (k = 0..L-1):
+    ``weight_ih_l{k}`` (G*H, fan_in), ``weight_hh_l{k}`` (G*H, H), ``bias_ih_l{k}`` and
+    ``bias_hh_l{k}`` (G*H,), plus ``ln_weight_l{k}`` and ``ln_bias_l{k}`` (H,) with layer_norm."""
+    cell = check_cell(cell)
+    x = check_positive_int("input_size", input_size)
+    h = check_positive_int("hidden_size", hidden_size)
+    gh = GATES[cell] * h
+    shapes: dict[str, tuple[int, ...]] = {}
+    for k in range(check_positive_int("num_layers", num_layers)):
+        shapes[f"weight_ih_l{k}"] = (gh, x if k == 0 else h)
+        shapes[f"weight_hh_l{k}"] = (gh, h)
+        if bias:
+            shapes[f"bias_ih_l{k}"] = (gh,)
+            shapes[f"bias_hh_l{k}"] = (gh,)
+        if layer_norm:
+            shapes[f"ln_weight_l{k}"] = (h,)
+            shapes[f"ln_bias_l{k}"] = (h,)
+    return shapes
+
+
 def bias_vectors(cell: str, framework: str = "torch") -> int:
     """How many bias vectors of length G*H a layer carries in ``framework``."""
     cell = check_cell(cell)

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from stacklib._validate import (
-    GATES,
     as_float_array,
     check_cell,
     check_dropout,
@@ -32,6 +31,7 @@ from stacklib._validate import (
 )
 from stacklib.numpy import norm
 from stacklib.numpy.cells import CELL_TYPES
+from stacklib.params import param_shapes
 
 
 @dataclass
@@ -89,19 +89,8 @@ class StackedRNN:
 
     # ------------------------------------------------------------------ parameters
     def param_shapes(self) -> dict[str, tuple[int, ...]]:
-        gh, H = GATES[self.cell] * self.hidden_size, self.hidden_size
-        shapes = {}
-        for k in range(self.num_layers):
-            fan_in = self.input_size if k == 0 else H
-            shapes[f"weight_ih_l{k}"] = (gh, fan_in)
-            shapes[f"weight_hh_l{k}"] = (gh, H)
-            if self.bias:
-                shapes[f"bias_ih_l{k}"] = (gh,)
-                shapes[f"bias_hh_l{k}"] = (gh,)
-            if self.layer_norm:
-                shapes[f"ln_weight_l{k}"] = (H,)
-                shapes[f"ln_bias_l{k}"] = (H,)
-        return shapes
+        return param_shapes(self.cell, self.input_size, self.hidden_size, self.num_layers,
+                            bias=self.bias, layer_norm=self.layer_norm)
 
     def _init_params(self, rng):
         bound = 1.0 / np.sqrt(self.hidden_size)  # torch's U(-1/sqrt(H), 1/sqrt(H))
