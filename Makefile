@@ -4,7 +4,8 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 DOCS_VENV := .venv-docs
-# Keep every tool's state inside the project, never in $HOME.
+# Keep every tool's state inside the project, never in $HOME: the table of scripts/_toolenv.py
+# (tests/test_toolenv.py checks that these exports match it).
 export MPLCONFIGDIR := $(CURDIR)/.cache/mpl
 export IPYTHONDIR := $(CURDIR)/.cache/ipython
 export KERAS_HOME := $(CURDIR)/.cache/keras

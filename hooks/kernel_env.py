@@ -9,23 +9,19 @@ TCP without encryption" warning (the kernel only listens on localhost for the bu
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = {
-    "MPLCONFIGDIR": ".cache/mpl",
-    "IPYTHONDIR": ".cache/ipython",
-    "KERAS_HOME": ".cache/keras",
-    "XDG_CONFIG_HOME": ".cache/xdg",
-    "XDG_CACHE_HOME": ".cache/xdg-cache",
-}
+if str(ROOT / "scripts") not in sys.path:
+    sys.path.insert(0, str(ROOT / "scripts"))
+from _toolenv import apply  # noqa: E402  (the project's one table of tool state dirs)
+
 KERNEL_CONFIG = 'c.IPKernelApp.log_level = "ERROR"\n'
 
 
 def ensure_env() -> None:
-    for key, rel in ENV.items():
-        os.environ.setdefault(key, str(ROOT / rel))
-    os.environ.setdefault("KERAS_BACKEND", "torch")
+    apply()
     profile = Path(os.environ["IPYTHONDIR"]) / "profile_default"
     profile.mkdir(parents=True, exist_ok=True)
     config = profile / "ipython_kernel_config.py"

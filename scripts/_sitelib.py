@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import yaml
+from _toolenv import tool_env as tool_env_base
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
@@ -25,21 +26,9 @@ CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-_STATE = {
-    "MPLCONFIGDIR": "mpl", "IPYTHONDIR": "ipython", "KERAS_HOME": "keras",
-    "XDG_CONFIG_HOME": "xdg", "XDG_CACHE_HOME": "xdg-cache",
-}
-
-
 def tool_env(**extra: str) -> dict[str, str]:
-    """os.environ plus project-local state dirs (caller's values win) and `extra`."""
-    env = dict(os.environ)
-    for key, sub in _STATE.items():
-        env.setdefault(key, str(ROOT / ".cache" / sub))
-    env.setdefault("KERAS_BACKEND", "torch")
-    env["NO_MKDOCS_2_WARNING"] = "1"
-    env.update(extra)
-    return env
+    """os.environ plus the project's tool state dirs (caller's values win) and `extra`."""
+    return tool_env_base(**extra)
 
 
 def mkdocs_cmd() -> list[str]:

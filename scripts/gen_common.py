@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -44,25 +43,14 @@ CELL_COLORS = {"rnn": "#64748b", "gru": "#0ea5e9", "lstm": "#7c3aed"}
 GREY = "#94a3b8"
 INK = "#1f2937"
 
-ENV = {
-    "MPLCONFIGDIR": ".cache/mpl",
-    "IPYTHONDIR": ".cache/ipython",
-    "KERAS_HOME": ".cache/keras",
-    "XDG_CONFIG_HOME": ".cache/xdg",
-    "XDG_CACHE_HOME": ".cache/xdg-cache",
-}
-
-
 def setup_env() -> None:
     """Keep every tool's state inside the project; make stacklib importable from a clone."""
-    for key, rel in ENV.items():
-        os.environ.setdefault(key, str(ROOT / rel))
-        Path(os.environ[key]).mkdir(parents=True, exist_ok=True)
-    os.environ.setdefault("KERAS_BACKEND", "torch")
-    os.environ.setdefault("PYTHONHASHSEED", "0")
     for path in (str(ROOT), str(SCRIPTS)):
         if path not in sys.path:
             sys.path.insert(0, path)
+    from _toolenv import apply
+
+    apply(make_dirs=True)
 
 
 def expand(patterns: Iterable[str]) -> list[Path]:

@@ -29,10 +29,10 @@ from multiprocessing import get_context
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-for var, sub in (("MPLCONFIGDIR", "mpl"), ("XDG_CACHE_HOME", "xdg-cache"),
-                 ("XDG_CONFIG_HOME", "xdg"), ("IPYTHONDIR", "ipython"), ("KERAS_HOME", "keras")):
-    os.environ.setdefault(var, str(ROOT / ".cache" / sub))
+sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
+from _toolenv import apply  # noqa: E402
+
+apply()
 
 from stacklib.experiments import REGISTRY, config_of, run_experiment  # noqa: E402
 from stacklib.experiments.common import Timer  # noqa: E402

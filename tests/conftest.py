@@ -1,28 +1,35 @@
-"""Shared test setup: keep every tool's state inside the project, never in $HOME."""
+"""Shared test setup: the project's tool environment, one site build, one browser per session."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-_CACHE = ROOT / ".cache"
-for _var, _sub in {
-    "MPLCONFIGDIR": "mpl",
-    "IPYTHONDIR": "ipython",
-    "KERAS_HOME": "keras",
-    "XDG_CONFIG_HOME": "xdg",
-    "XDG_CACHE_HOME": "xdg-cache",
-}.items():
-    os.environ.setdefault(_var, str(_CACHE / _sub))
-os.environ.setdefault("KERAS_BACKEND", "torch")
-os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-
 if str(ROOT / "scripts") not in sys.path:
     sys.path.insert(0, str(ROOT / "scripts"))
+
+from _toolenv import apply  # noqa: E402
+
+apply()  # every tool's state inside the project, never in $HOME (before keras/matplotlib load)
+
+from sitebuild import Build, build  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Build:
+    """`mkdocs build --strict` once per session, into a temp dir, shared by every suite."""
+    return build(tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="session")
+def site(built_site) -> Build:
+    """The build, or a failure explaining why there is none (tests that need HTML use this)."""
+    if built_site.returncode != 0:
+        pytest.fail(f"mkdocs build --strict failed:\n{built_site.output[-4000:]}")
+    return built_site
 
 
 @pytest.fixture(scope="session")

@@ -15,16 +15,10 @@ import pytest
 import torch
 from torch import nn
 
-ROOT = Path(__file__).resolve().parents[1]
-os.environ.setdefault("KERAS_BACKEND", "torch")
-os.environ.setdefault("KERAS_HOME", str(ROOT / ".cache" / "keras"))
+from stacklib.keras_bridge import build_keras_stack, keras_count_params, run_keras_stack
+from stacklib.torch import StackedRNN
 
-from stacklib.keras_bridge import (  # noqa: E402
-    build_keras_stack,
-    keras_count_params,
-    run_keras_stack,
-)
-from stacklib.torch import StackedRNN  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 TORCH_NN = {"rnn": nn.RNN, "gru": nn.GRU, "lstm": nn.LSTM}
 GATES = {"rnn": 1, "gru": 3, "lstm": 4}

@@ -1,8 +1,8 @@
 """Browser tests of the live widgets: Playwright (sync API) driving Debian's Chromium.
 
-One strict build per session (or the shared `built_site` fixture, if a parent conftest offers
-one), one threaded static server on 127.0.0.1 that serves the site under site_url's path and
-again under /sub/ (to prove the widgets find their JSON from any base), one browser per
+The session's shared strict build (`built_site`, tests/conftest.py), one threaded static server
+on 127.0.0.1 that serves the site under site_url's path and again under /sub/ (to prove the
+widgets find their JSON from any base), one browser per
 session, one context + page per test. Every test's page records console errors, uncaught
 exceptions and requests leaving 127.0.0.1 (those are aborted); the `web` fixture fails the test
 if any happened, unless the test declared them expected.
@@ -12,28 +12,14 @@ from __future__ import annotations
 
 import functools
 import http.server
-import json
 import os
 import re
-import subprocess
-import sys
 import threading
-import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-GENERATED = ROOT / "docs" / "generated"
-SUB = "/sub/"  # a second mount point: the site must also work under a sub-path
-
-PAGES = {  # widget -> page (site-relative URL)
-    "hero-lamps": "", "lenses": "02-motivation/", "blueprint": "03-blueprint/",
-    "follow-dot": "04-step-by-step/", "price": "05-cell-flavors/", "live-stack": "06-live-stack/",
-    "symbols": "07-equations/", "climb": "08-hand-computed/", "vanishing": "09-vanishing-paths/",
-    "verdict": "10-verdict/", "quiz": "13-mastery-check/", "depth-data": "10-verdict/",
-}
+from browser_helpers import PAGES, SUB, site_path, site_url
 
 HERE = Path(__file__).resolve().parent
 
@@ -45,69 +31,16 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
 
 
-def site_url() -> str:
-    from _sitelib import site_url as configured
-
-    return configured()
-
-
-def site_path() -> str:
-    path = urlsplit(site_url()).path or "/"
-    return path if path.endswith("/") else path + "/"
-
-
-def nav_pages() -> list[str]:
-    """Site-relative URLs of every page in mkdocs.yml's nav, plus the print page."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_constructor("!ENV", lambda loader, node: None)
-    nav = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)["nav"]
-    found: list[str] = []
-
-    def walk(item):
-        if isinstance(item, str):
-            stem = item.rsplit(".", 1)[0]
-            found.append("" if stem == "index" else f"{stem}/")
-        for value in item.values() if isinstance(item, dict) else (
-                item if isinstance(item, list) else []):
-            walk(value)
-
-    walk(nav)
-    return [*found, "print_page/"]
-
-
-def data(rel: str):
-    """A generated JSON file, as the widgets read it (docs/generated/<rel>)."""
-    return json.loads((GENERATED / rel).read_text(encoding="utf-8"))
-
-
-def _build(dest: Path) -> Path:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    mkdocs = Path(sys.executable).parent / "mkdocs"
-    cmd = [str(mkdocs)] if mkdocs.exists() else [sys.executable, "-m", "mkdocs"]
-    proc = subprocess.run([*cmd, "build", "--strict", "--site-dir", str(dest)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=600, check=False)
-    if proc.returncode:
-        pytest.fail(f"mkdocs build --strict failed:\n{(proc.stdout + proc.stderr)[-4000:]}")
-    return dest
-
-
 @pytest.fixture(scope="session")
-def site_dir(request, tmp_path_factory) -> Path:
-    """The built site: the shared session build if one is visible from here, else our own.
-    STACK_BROWSER_SITE=DIR reuses an existing build (quick local iterations on widget code)."""
+def site_dir(request) -> Path:
+    """The session's shared strict build (tests/conftest.py); STACK_BROWSER_SITE=DIR reuses an
+    existing build instead (quick local iterations on widget code)."""
     if os.environ.get("STACK_BROWSER_SITE"):
         return Path(os.environ["STACK_BROWSER_SITE"])
-    try:
-        shared = request.getfixturevalue("built_site")
-    except pytest.FixtureLookupError:
-        shared = None
-    if shared is not None and getattr(shared, "returncode", 1) == 0:
-        return Path(shared.site)
-    return _build(tmp_path_factory.mktemp("browser-site"))
+    built_site = request.getfixturevalue("built_site")
+    if built_site.returncode != 0:
+        pytest.fail(f"mkdocs build --strict failed:\n{built_site.output[-4000:]}")
+    return Path(built_site.site)
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -207,24 +140,9 @@ def web(context, server):
     page = context.new_page()
     page.set_default_timeout(10_000)
     w = Web(page, server)
-    start = time.perf_counter()
     yield w
     page.close()
     assert not context.external, f"requests left 127.0.0.1: {context.external}"
     assert not w.errors, "\n".join(w.errors)
-    assert time.perf_counter() - start < 60, "one browser test should take seconds"
 
 
-def shown(loc) -> str:
-    """Visible text of a locator, whitespace-collapsed."""
-    return " ".join(loc.inner_text().split())
-
-
-def set_range(loc, value) -> None:
-    """Set a range input as a script (or a tampered URL) would, then fire `input`."""
-    loc.evaluate("(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }",
-                 str(value))
-
-
-def minus(text: str) -> str:
-    return text.replace("\u2212", "-")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PAGES, ROOT, SUB, nav_pages, shown
+from browser_helpers import PAGES, ROOT, SUB, nav_pages, shown
 
 WIDGET_PAGES = sorted(set(PAGES.values()))
 DATA = {"hero-lamps": "hero", "lenses": "lenses", "price": "params", "live-stack": "live_stack",

@@ -5,7 +5,7 @@ widget works from the keyboard."""
 from __future__ import annotations
 
 import pytest
-from conftest import data, minus, set_range, shown
+from browser_helpers import data, minus, set_range, shown
 
 from stacklib import count_params, param_breakdown
 

@@ -4,7 +4,7 @@ the experiments' JSON or the page's own glossary), and each widget works from th
 from __future__ import annotations
 
 import pytest
-from conftest import data, minus, set_range, shown
+from browser_helpers import data, minus, set_range, shown
 
 from stacklib import count_params
 from stacklib.walkthrough import walkthrough

@@ -1,9 +1,4 @@
-"""Delivery tests share one site build and one PDF per session.
-
-`lecture_site` reuses the `built_site` fixture when a conftest visible from here defines it
-(tests/site/conftest.py's is only visible under tests/site/; moved to tests/conftest.py, it is
-shared by both); otherwise it runs its own strict build once.
-"""
+"""Delivery tests share the session's one site build (`built_site`, tests/conftest.py), one PDF."""
 
 from __future__ import annotations
 
@@ -20,20 +15,8 @@ if str(SCRIPTS) not in sys.path:
 
 
 @pytest.fixture(scope="session")
-def lecture_site(request, tmp_path_factory) -> Path:
-    try:
-        build = request.getfixturevalue("built_site")
-    except pytest.FixtureLookupError:
-        build = None
-    if build is not None:
-        if build.returncode != 0:
-            pytest.fail(f"mkdocs build --strict failed:\n{build.output[-4000:]}")
-        return build.site
-    from _sitelib import build_site
-
-    site = tmp_path_factory.mktemp("delivery-site")
-    build_site(site)
-    return site
+def lecture_site(site) -> Path:
+    return site.site
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import yaml
-from conftest import ROOT
+from sitebuild import ROOT
 
 
 def nav_pages() -> list[str]:

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import GENERATED, ROOT, tool_env
+from sitebuild import GENERATED, ROOT, build_env
 
 LABS = ("pytorch", "keras", "numpy")
 MARK = "@@LAB-RESULT@@"
@@ -30,7 +30,7 @@ def lab_runs() -> dict[str, tuple[str, dict]]:
     for name in LABS:
         path = ROOT / "code_lab" / f"{name}_lab.py"
         proc = subprocess.run([sys.executable, "-c", RUNNER, str(path)], cwd=ROOT,
-                              env=tool_env(), capture_output=True, text=True, timeout=300,
+                              env=build_env(), capture_output=True, text=True, timeout=300,
                               check=False)
         assert proc.returncode == 0, f"{path.name} failed:\n{proc.stderr[-3000:]}"
         printed, _, payload = proc.stdout.rpartition(MARK)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import DOCS, GENERATED
+from sitebuild import DOCS, GENERATED
 
 FIGURES = {  # the contract's figures -> the page that shows each (static twin of a widget)
     "hero_lamps.svg": "index.html", "lenses.svg": "02-motivation/index.html",

@@ -8,7 +8,7 @@ import time
 import gen_common
 import generate
 import pytest
-from conftest import GENERATED
+from sitebuild import GENERATED
 from gen_compare import compare_json, compare_trees
 
 QUIET = {"log": lambda *a, **k: None}

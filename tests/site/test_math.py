@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import DOCS, ROOT
+from sitebuild import DOCS, ROOT
 
 LEFTOVER = [
     (re.compile(r"\\\(|\\\)|\\\[|\\\]"), "TeX delimiter"),

@@ -1,24 +1,20 @@
-"""Site tests share ONE strict build (session fixture) and one parse of its HTML pages."""
+"""The one strict build of the site a test session shares, and its HTML parsed for the tests.
+
+tests/conftest.py offers it as the `built_site` fixture (and `site`, which fails the test when the
+build failed) to every suite: site checks, browser, delivery (PDF, offline copy, versions).
+"""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 GENERATED = DOCS / "generated"
-SCRIPTS = ROOT / "scripts"
-BIN = Path(sys.executable).parent
-if str(SCRIPTS) not in sys.path:
-    sys.path.insert(0, str(SCRIPTS))
 
 SKIP_TEXT = {"script", "style", "code", "pre", "math", "svg", "textarea"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
@@ -90,28 +86,23 @@ class Build:
     pages: dict[str, Page]
 
 
-def tool_env() -> dict[str, str]:
-    env = dict(os.environ)
-    cache = ROOT / ".cache"
-    for key, sub in {"MPLCONFIGDIR": "mpl", "IPYTHONDIR": "ipython", "KERAS_HOME": "keras",
-                     "XDG_CONFIG_HOME": "xdg", "XDG_CACHE_HOME": "xdg-cache"}.items():
-        env.setdefault(key, str(cache / sub))
-    env.setdefault("KERAS_BACKEND", "torch")
-    env["NO_MKDOCS_2_WARNING"] = "1"
-    env.pop("STACK_EXECUTE_NOTEBOOK", None)  # the tests always execute the notebook
+def build_env() -> dict[str, str]:
+    """The project's tool environment; the tests always execute the notebook."""
+    from _toolenv import tool_env
+
+    env = tool_env()
+    env.pop("STACK_EXECUTE_NOTEBOOK", None)
     return env
 
 
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Build:
-    """`mkdocs build --strict` once per session, into a temp dir."""
-    site = tmp_path_factory.mktemp("site")
-    mkdocs = BIN / "mkdocs"
-    cmd = [str(mkdocs)] if mkdocs.exists() else [sys.executable, "-m", "mkdocs"]
+def build(site: Path) -> Build:
+    """`mkdocs build --strict` into ``site``; the log is kept, a failure is not raised."""
+    from _sitelib import mkdocs_cmd
+
     start = time.perf_counter()
-    proc = subprocess.run([*cmd, "build", "--strict", "--site-dir", str(site)], cwd=ROOT,
-                          env=tool_env(), capture_output=True, text=True, timeout=600,
-                          check=False)
+    proc = subprocess.run([*mkdocs_cmd(), "build", "--strict", "--site-dir", str(site)],
+                          cwd=ROOT, env=build_env(), capture_output=True, text=True,
+                          timeout=600, check=False)
     seconds = time.perf_counter() - start
     pages = {}
     if proc.returncode == 0:
@@ -119,11 +110,3 @@ def built_site(tmp_path_factory) -> Build:
             page = parse_page(path, site)
             pages[page.rel] = page
     return Build(site, proc.returncode, proc.stdout + proc.stderr, seconds, pages)
-
-
-@pytest.fixture(scope="session")
-def site(built_site) -> Build:
-    """The build, or a failure explaining why there is none (tests that need HTML use this)."""
-    if built_site.returncode != 0:
-        pytest.fail(f"mkdocs build --strict failed:\n{built_site.output[-4000:]}")
-    return built_site

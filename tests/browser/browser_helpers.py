@@ -1,0 +1,73 @@
+"""Helpers the browser tests import: pages of each widget, the site's URL path, generated data,
+and small Playwright utilities. (Fixtures live in conftest.py, which imports these.)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+GENERATED = ROOT / "docs" / "generated"
+SUB = "/sub/"  # a second mount point: the site must also work under a sub-path
+
+PAGES = {  # widget -> page (site-relative URL)
+    "hero-lamps": "", "lenses": "02-motivation/", "blueprint": "03-blueprint/",
+    "follow-dot": "04-step-by-step/", "price": "05-cell-flavors/", "live-stack": "06-live-stack/",
+    "symbols": "07-equations/", "climb": "08-hand-computed/", "vanishing": "09-vanishing-paths/",
+    "verdict": "10-verdict/", "quiz": "13-mastery-check/", "depth-data": "10-verdict/",
+}
+
+
+def site_url() -> str:
+    from _sitelib import site_url as configured
+
+    return configured()
+
+
+def site_path() -> str:
+    path = urlsplit(site_url()).path or "/"
+    return path if path.endswith("/") else path + "/"
+
+
+def nav_pages() -> list[str]:
+    """Site-relative URLs of every page in mkdocs.yml's nav, plus the print page."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_constructor("!ENV", lambda loader, node: None)
+    nav = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)["nav"]
+    found: list[str] = []
+
+    def walk(item):
+        if isinstance(item, str):
+            stem = item.rsplit(".", 1)[0]
+            found.append("" if stem == "index" else f"{stem}/")
+        for value in item.values() if isinstance(item, dict) else (
+                item if isinstance(item, list) else []):
+            walk(value)
+
+    walk(nav)
+    return [*found, "print_page/"]
+
+
+def data(rel: str):
+    """A generated JSON file, as the widgets read it (docs/generated/<rel>)."""
+    return json.loads((GENERATED / rel).read_text(encoding="utf-8"))
+
+
+def shown(loc) -> str:
+    """Visible text of a locator, whitespace-collapsed."""
+    return " ".join(loc.inner_text().split())
+
+
+def set_range(loc, value) -> None:
+    """Set a range input as a script (or a tampered URL) would, then fire `input`."""
+    loc.evaluate("(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }",
+                 str(value))
+
+
+def minus(text: str) -> str:
+    return text.replace("\u2212", "-")
