@@ -14,8 +14,8 @@ elementwise call runs over contiguous memory (NumPy is about twice as fast there
 slices). Sigmoids are σ(a) = (1 + tanh(a/2)) / 2 with the 1/2 folded into the weights (exact in
 binary floating point), so one tanh call covers all four gates; they are kept in the order
 (o, i, f, g), the three sigmoids first. Backward writes gate gradients in torch's order
-(i, f, g, o), so the weight gradients come out of their GEMMs ready. Only the (T, B, H) sequences
-handed to the stack are converted back to batch-major.
+(i, f, g, o), so the weight gradients come out of their GEMMs ready. The (T, B, H) sequences handed
+to the stack are views of the feature-major states: nothing is copied back to batch-major.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class LSTM:
                        w_ih=w["w_ih"], w_hh=np.ascontiguousarray(w["w_hh"]),  # backward
                        w_hh_t=np.ascontiguousarray(w["w_hh"].T))
 
-    def forward(self, k, X, h0, c0, out_h, out_c):
+    def forward(self, k, X, h0, c0):
         T, B, n_in = X.shape
         H = k.w.shape[0] // 4
         # z[t] = [x_t; h_{t-1}; 1] (in + H + 1, B), so that one product w @ z[t] gives all four
@@ -99,9 +99,8 @@ class LSTM:
             for t in range(T):
                 pre[t] += np.matmul(k.wh, hs_[t], out=rec)
                 _update(g_[t], cs_[t], cs_[t + 1], tc_[t], hs_[t + 1], ig)
-        out_h[...] = hs[1:].transpose(0, 2, 1)
-        out_c[...] = cs[1:].transpose(0, 2, 1)
-        return {"X": X, "hs": hs, "cs": cs, "g": g, "tc": tc}
+        cache = {"X": X, "hs": hs, "cs": cs, "g": g, "tc": tc}
+        return hs[1:].transpose(0, 2, 1), cs[1:].transpose(0, 2, 1), cache  # (T, B, H) views
 
     @staticmethod
     def named_gates(cache):

@@ -18,6 +18,7 @@ while letting each layer's input projection be one matrix product.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -36,15 +37,39 @@ from stacklib.params import param_shapes
 
 @dataclass
 class StackOutput:
-    """Everything a forward pass produced. Shapes for batched, time-major input."""
+    """Everything a forward pass produced. Shapes for batched, time-major input.
+
+    ``h``, ``c`` and ``layer_outputs`` are assembled from the layers on first access (a forward
+    pass that only needs ``output`` copies nothing it does not use); arrays may be views.
+    """
 
     output: np.ndarray  # (T, B, H) y_t = u^[L]_t  ((B, T, H) if batch_first)
     h_n: np.ndarray  # (L, B, H) final state of every layer
     c_n: np.ndarray | None  # (L, B, H) final cell state (LSTM only)
-    h: np.ndarray  # (L, T, B, H) every layer's h at every step
-    c: np.ndarray | None  # (L, T, B, H) every layer's c (LSTM only)
-    layer_outputs: np.ndarray  # (L, T, B, H) u^[l]_t: what each layer hands upward
+    _seqs: dict = field(default=None, repr=False)  # "h", "c", "u" -> per-layer (T, B, H)
     _cache: dict = field(default=None, repr=False)
+
+    def _stacked(self, key):
+        seqs = self._seqs[key]
+        if seqs is None:
+            return None
+        out = np.stack(seqs)
+        return out[:, :, 0] if self._cache["unbatched"] else out
+
+    @cached_property
+    def h(self) -> np.ndarray:
+        """(L, T, B, H): every layer's h at every step."""
+        return self._stacked("h")
+
+    @cached_property
+    def c(self) -> np.ndarray | None:
+        """(L, T, B, H): every layer's c at every step (LSTM only)."""
+        return self._stacked("c")
+
+    @cached_property
+    def layer_outputs(self) -> np.ndarray:
+        """(L, T, B, H): u^[l]_t, what each layer hands upward."""
+        return self._stacked("u")
 
     def gates(self, layer: int) -> dict[str, np.ndarray]:
         """Gate activations of ``layer`` (1-based) at every step, e.g. {"i", "f", "g", "o"} for
@@ -177,34 +202,34 @@ class StackedRNN:
         rng = np.random.default_rng() if (drop and rng is None) else rng
         layers, inp = [], X
         L, lstm = self.num_layers, self.cell == "lstm"
-        T, B = X.shape[:2]
-        h = np.empty((L, T, B, self.hidden_size), self.dtype)  # every layer writes its h_t here
-        c = np.empty_like(h) if lstm else None
+        seqs = {"h": [], "c": [] if lstm else None, "u": []}
         for k, kern in enumerate(self.kernels()):
-            cache = self._cell.forward(kern, inp, h0[k], c0[k] if lstm else None, h[k],
-                                       c[k] if lstm else None)
+            hseq, cseq, cache = self._cell.forward(kern, inp, h0[k], c0[k] if lstm else None)
+            seqs["h"].append(hseq)
+            if lstm:
+                seqs["c"].append(cseq)
             rec = {"cell": cache, "ln": None, "mask": None}
-            u = h[k]
+            u = hseq
             if self.layer_norm:
                 u, rec["ln"] = norm.layer_norm(u, self._params[f"ln_weight_l{k}"],
                                                self._params[f"ln_bias_l{k}"])
             if self.residual and k >= 1:
                 u = u + inp
             rec["u"] = u
+            seqs["u"].append(u)
             layers.append(rec)
             inp = u
             if drop and k < L - 1:
                 rec["mask"] = norm.dropout_mask(u.shape, self.dropout, rng, self.dtype)
                 inp = u * rec["mask"]
-        h_n = np.ascontiguousarray(h[:, -1])
-        c_n = np.ascontiguousarray(c[:, -1]) if lstm else None
-        us = np.stack([r["u"] for r in layers])
+        h_n = np.stack([s[-1] for s in seqs["h"]])
+        c_n = np.stack([s[-1] for s in seqs["c"]]) if lstm else None
         y = layers[-1]["u"]
         if unbatched:
-            out = StackOutput(y[:, 0], h_n[:, 0], None if c_n is None else c_n[:, 0],
-                              h[:, :, 0], None if c is None else c[:, :, 0], us[:, :, 0])
+            out = StackOutput(y[:, 0], h_n[:, 0], None if c_n is None else c_n[:, 0])
         else:
-            out = StackOutput(y.transpose(1, 0, 2) if self.batch_first else y, h_n, c_n, h, c, us)
+            out = StackOutput(y.transpose(1, 0, 2) if self.batch_first else y, h_n, c_n)
+        out._seqs = seqs
         out._cache = {"layers": layers, "X": X, "unbatched": unbatched, "cell": self._cell}
         return out
 
