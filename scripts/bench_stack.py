@@ -3,9 +3,11 @@
 Times, in turns within one process, ``torch.nn`` RNN/GRU/LSTM (forward, and forward+backward with
 autograd), ``stacklib.numpy`` (forward, and forward + hand-written BPTT) and ``stacklib.torch``
 (forward), for B in {1, 32}, L in 1..4, T=50, x=300, h=256, float32, plus a float32 GEMM that gives
-the peak the GFLOP/s are compared to. This 2-core machine is noisy and shared: absolute times
-swing by 2-4x within seconds, so every competitor of one configuration runs once per round,
-rounds repeat, and the table reports medians. The ratios are what count: each is the median over
+the peak the GFLOP/s are compared to, and, for the LSTM, the NumPy forward's matrix products
+alone ("numpy GEMMs only"): the floor that BLAS sets for stacklib.numpy on this machine. This
+2-core machine is noisy and shared: absolute times swing by 2-4x within seconds, so every
+competitor of one configuration runs once per round, rounds repeat, and the table reports
+medians. The ratios are what count: each is the median over
 rounds of the ratio of two passes run back to back (torch.nn forward next to NumPy forward, ...).
 
     python scripts/bench_stack.py                   # full table (~2-3 min)
@@ -121,12 +123,38 @@ def competitors(cell, B, L):
     comps = {("torch.nn", "fwd"): nn_fwd, ("torch.nn", "fwd+bwd"): nn_fwd_bwd,
              ("stacklib.numpy", "fwd"): lambda: np_stack.forward(xn),
              ("stacklib.numpy", "fwd+bwd"): np_fwd_bwd}
+    if cell == "lstm":
+        comps[("numpy GEMMs only", "fwd")] = lstm_gemm_floor(np_stack, xn)
     if st_mod is not None:
         def st_fwd():
             with torch.no_grad():
                 st_mod(x)
         comps[("stacklib.torch", "fwd")] = st_fwd
     return comps, note
+
+
+def lstm_gemm_floor(np_stack, xn):
+    """The NumPy LSTM forward's matrix products alone, on preallocated buffers (no elementwise
+    work, no allocation): the floor BLAS sets for stacklib.numpy on this machine."""
+    import numpy as np
+
+    T, B, _ = xn.shape
+    bufs = []
+    for k in np_stack.kernels():
+        K, G = k.w.shape[1], k.w.shape[0]
+        z = np.random.default_rng(0).standard_normal((T + 1, K, B)).astype(np.float32)
+        bufs.append((k, z, np.empty((T, G, B), np.float32), np.empty((T, G), np.float32)))
+
+    def run():
+        for k, z, g, pre in bufs:
+            if B > 1:  # one [W_ih | W_hh | b] GEMM per step
+                for t in range(T):
+                    np.matmul(k.w, z[t], out=g[t])
+            else:  # hoisted input GEMM, then one GEMV per step
+                np.matmul(z[:T, : k.wx.shape[1], 0], k.wx.T, out=pre)
+                for t in range(T):
+                    np.matmul(k.wh, z[t, : k.wh.shape[1], 0], out=g[t, :, 0])
+    return run
 
 
 def run_config(cell, B, L, budget, min_reps):
