@@ -38,19 +38,22 @@ def _vectors(B, *arrays):
     return [a[..., 0] for a in arrays] if B == 1 else list(arrays)
 
 
+_tanh, _mul, _add, _matmul = np.tanh, np.multiply, np.add, np.matmul  # positional out=: the
+# per-step calls are small (at B = 1, ~1k numbers), so argument parsing is part of their cost
+
+
 def _update(gt, c_prev, c, tc, h, ig):
     """One step's gates to its new state, in place: gt (4, H, B) pre-activations (o, i, f, g)
     become activations, then c = f c_prev + i g, tc = tanh(c), h = o tc."""
-    np.tanh(gt, out=gt)  # one call for all four gates: o, i, f were prescaled by 1/2
+    _tanh(gt, gt)  # one call for all four gates: o, i, f were prescaled by 1/2
     sig = gt[:3]
-    sig *= 0.5
-    sig += 0.5
-    o, i, f, gg = gt
-    np.multiply(f, c_prev, out=c)
-    np.multiply(i, gg, out=ig)
-    c += ig
-    np.tanh(c, out=tc)
-    np.multiply(o, tc, out=h)
+    _mul(sig, 0.5, sig)
+    _add(sig, 0.5, sig)
+    _mul(gt[2], c_prev, c)  # f c_prev
+    _mul(gt[1], gt[3], ig)  # i g
+    _add(c, ig, c)
+    _tanh(c, tc)
+    _mul(gt[0], tc, h)  # o tanh(c)
 
 
 class LSTM:
@@ -88,7 +91,7 @@ class LSTM:
             z[:T, :n_in] = X.transpose(0, 2, 1)
             z[:, -1] = 1.0
             for t in range(T):
-                np.matmul(k.w, z[t], out=g[t].reshape(4 * H, B))
+                _matmul(k.w, z[t], g[t].reshape(4 * H, B))
                 _update(g[t], cs[t], cs[t + 1], tc[t], hs[t + 1], ig)
         else:  # matrix-vector products: hoist the input terms of all steps into one GEMM first
             g_, hs_, cs_, tc_, ig = _vectors(B, g, hs, cs, tc, ig)
@@ -97,7 +100,8 @@ class LSTM:
             pre += k.b
             rec = np.empty(4 * H, X.dtype)
             for t in range(T):
-                pre[t] += np.matmul(k.wh, hs_[t], out=rec)
+                gt = pre[t]
+                _add(gt, _matmul(k.wh, hs_[t], rec), gt)
                 _update(g_[t], cs_[t], cs_[t + 1], tc_[t], hs_[t + 1], ig)
         cache = {"X": X, "hs": hs, "cs": cs, "g": g, "tc": tc}
         return hs[1:].transpose(0, 2, 1), cs[1:].transpose(0, 2, 1), cache  # (T, B, H) views
@@ -133,16 +137,17 @@ class LSTM:
             B, dg, p, a_c, f, dh_in, dh_total, carry, dc_carry, dc)
         dg_flat = dg_.reshape(T, 4 * H, *dg_.shape[3:])
         for t in range(T - 1, -1, -1):
-            dh = np.add(dh_in_[t], carry_, out=dh_total_[t])  # both paths: from above and t+1
-            np.multiply(dh, a_c_[t], out=dc_)
-            dc_ += dc_carry_
-            np.multiply(dh, p_[t, 0], out=dg_[t, 3])
-            np.multiply(dc_, p_[t, 1:], out=dg_[t, :3])
+            dh = _add(dh_in_[t], carry_, dh_total_[t])  # both paths: from above and from t+1
+            _mul(dh, a_c_[t], dc_)
+            _add(dc_, dc_carry_, dc_)
+            pt, dgt = p_[t], dg_[t]
+            _mul(dh, pt[0], dgt[3])
+            _mul(dc_, pt[1:], dgt[:3])
             if B > 1:  # (H, 4H) @ (4H, B)
-                np.matmul(k.w_hh_t, dg_flat[t], out=carry_)
+                _matmul(k.w_hh_t, dg_flat[t], carry_)
             else:  # vector @ matrix: OpenBLAS's transposed GEMV is faster on this shape
-                np.matmul(dg_flat[t], k.w_hh, out=carry_)
-            np.multiply(dc_, f_[t], out=dc_carry_)
+                _matmul(dg_flat[t], k.w_hh, carry_)
+            _mul(dc_, f_[t], dc_carry_)
         # Gate gradients as (4H, T*B) and h_{t-1} as (T*B, H): one GEMM per weight gradient.
         if B == 1:  # already in that order: views
             d2, h_prev = dg.reshape(T, 4 * H).T, hs[:-1, :, 0]
