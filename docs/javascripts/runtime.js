@@ -1,7 +1,7 @@
 /* Widget runtime (classic script). A widget calls StackWidgets.register(name, {title, data,
    mount(ctx, ...json)}); each .widget[data-widget=name] mounts once per page (Material's
-   document$ fires on every instant navigation; data-widget-state guards each element). JSON is
-   fetched relative to this script's URL, so the site works at / and under any path. */
+   document$ fires on every instant navigation; data-widget-state guards each element). Widget
+   scripts and JSON load relative to this script's URL: the site works under any path. */
 (function () {
   "use strict";
   if (window.StackWidgets) return;
@@ -183,7 +183,8 @@
     const ctx = context(el, ui);
     seen.set(ui, ctx);
     W.ctxs.push(ctx);
-    Promise.all((def.data || []).map(W.load)).then((data) => {
+    const ready = def.error ? Promise.reject(def.error) : Promise.all((def.data || []).map(W.load));
+    ready.then((data) => {
       if (!el.isConnected) return;
       ui.replaceChildren();
       def.mount(ctx, ...data);
@@ -201,13 +202,28 @@
     });
   }
 
+  /* Page speed: a page loads javascripts/<name>.js only if it shows widget <name>. */
+  const asked = {};
+  const need = (name) => {
+    if (asked[name] || !/^[\w-]+$/.test(name)) return;
+    const s = asked[name] = W.h("script", { src: new URL(`javascripts/${name}.js`, root),
+      onerror: () => { // an inline error; the next page showing it tries again
+        delete asked[name];
+        s.remove();
+        document.querySelectorAll(`[data-widget="${name}"]:not([data-widget-state])`).forEach(
+          (el) => mount(el, { title: name, error: Error(`javascripts/${name}.js did not load`) }));
+      } });
+    document.head.append(s);
+  };
+
   let queued = false;
   const scan = () => {
     queued = false;
     W.ctxs = W.ctxs.filter((c) => c.el.isConnected || c.stop());
     document.querySelectorAll(".widget[data-widget]").forEach((el) => {
       const def = W.registry[el.dataset.widget];
-      if (def && !el.dataset.widgetState) mount(el, def);
+      if (!def) need(el.dataset.widget);
+      else if (!el.dataset.widgetState) mount(el, def);
     });
   };
   const schedule = () => { if (!queued) { queued = true; setTimeout(scan, 0); } };

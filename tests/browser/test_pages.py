@@ -2,7 +2,8 @@
 no serious or critical axe-core violation, the static figure is what prints. Every widget page
 on a 360 px phone in the dark palette with reduced motion. Plus the runtime's promises:
 sub-path hosting, instant navigation without double init, no loop off-screen, inline messages
-for missing or broken JSON, clamped URL fragments, the size budget."""
+for missing or broken JSON or a missing widget script, widget scripts fetched only where their
+widget is, clamped URL fragments, the size budget."""
 
 from __future__ import annotations
 
@@ -124,6 +125,25 @@ def test_malformed_json_gives_an_inline_message(web):
     w = web.page.locator('.widget[data-widget="price"]')
     assert w.get_attribute("data-widget-state") == "error"
     assert "could not start" in shown(w.locator(".w-error"))
+
+
+def test_missing_widget_script_gives_an_inline_message(web):
+    web.allowed = re.compile(r"Failed to load resource.*404")
+    web.page.route("**/javascripts/price.js", lambda r: r.fulfill(status=404))
+    web.goto(PAGES["price"])
+    w = web.page.locator('.widget[data-widget="price"]')
+    assert w.get_attribute("data-widget-state") == "error"
+    assert "javascripts/price.js did not load" in shown(w.locator(".w-error"))
+
+
+def test_a_page_fetches_only_the_widget_scripts_it_shows(web):
+    """Page speed: every page loads runtime.js and a11y.js; runtime.js adds the script of each
+    widget the page shows, and none on a page without widgets."""
+    ours = ("() => [...document.scripts].map(s => (s.src.match(/\\/javascripts\\/([\\w-]+)"
+            "\\.js$/) || [])[1]).filter(Boolean).sort()")
+    assert web.goto("code_lab/").evaluate(ours) == ["a11y", "runtime"]
+    assert web.goto(PAGES["verdict"]).evaluate(ours) == ["a11y", "depth-data", "runtime",
+                                                         "verdict"]
 
 
 def test_works_under_a_sub_path(web):

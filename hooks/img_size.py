@@ -1,0 +1,92 @@
+"""MkDocs hook: give every local <img> its intrinsic width and height.
+
+Markdown images (`![alt](generated/figures/x.svg)`) become `<img>` without size attributes, so
+the browser reserves no space until each figure has downloaded and the text below jumps down
+when it arrives: a layout shift (CLS) that Lighthouse charges to the page (issue 6, page speed).
+With `width`/`height` attributes the browser knows the aspect ratio up front; Material's
+`.md-typeset img { max-width: 100%; height: auto }` still scales the figure to the column, so
+the rendering does not change. Sizes are read from the file: an SVG's root `width`/`height`
+(pt, px, in, cm, mm; else its viewBox) or a PNG's header. Images that already carry a width or
+height, remote images and unreadable files are left alone.
+
+Runs at priority 50, like hooks/mathml.py, so the print page (print-site, last) gets sized
+images too.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import posixpath
+import re
+import struct
+from pathlib import Path
+
+import mkdocs.plugins
+
+log = logging.getLogger("mkdocs.hooks.img_size")
+
+_IMG = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
+_SRC = re.compile(r'\ssrc="([^"]+)"')
+_SVG_ROOT = re.compile(r"<svg\b[^>]*>", re.DOTALL)
+_LENGTH = re.compile(r"^\s*([\d.]+)\s*(px|pt|in|cm|mm)?\s*$")
+PX_PER = {None: 1.0, "px": 1.0, "pt": 4 / 3, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4}
+
+
+def _svg_attr(tag: str, name: str) -> str | None:
+    m = re.search(rf'\s{name}\s*=\s*"([^"]*)"', tag)
+    return m.group(1) if m else None
+
+
+def _length(value: str | None) -> float | None:
+    m = _LENGTH.match(value or "")
+    return float(m.group(1)) * PX_PER[m.group(2)] if m else None
+
+
+def intrinsic_size(path: Path) -> tuple[int, int] | None:
+    """(width, height) in CSS px of an SVG or PNG file, or None."""
+    head = path.read_bytes()[:4096]
+    if head.startswith(b"\x89PNG\r\n\x1a\n") and head[12:16] == b"IHDR":
+        return struct.unpack(">II", head[16:24])
+    if path.suffix.lower() != ".svg":
+        return None
+    root = _SVG_ROOT.search(head.decode("utf-8", "replace"))
+    if not root:
+        return None
+    w, h = _length(_svg_attr(root.group(0), "width")), _length(_svg_attr(root.group(0), "height"))
+    if w is None or h is None:
+        box = (_svg_attr(root.group(0), "viewBox") or "").replace(",", " ").split()
+        if len(box) != 4:
+            return None
+        w, h = float(box[2]), float(box[3])
+    return (round(w), round(h)) if w > 0 and h > 0 else None
+
+
+def size_images(content: str, page_dest: str, lookup) -> str:
+    """`content` with width/height added to each local <img>; `lookup(site_path)` -> file."""
+
+    def repl(m: re.Match) -> str:
+        tag = m.group(0)
+        src = _SRC.search(tag)
+        if not src or re.search(r"\s(width|height)\s*=", tag):
+            return tag
+        url = html.unescape(src.group(1)).split("#")[0].split("?")[0]
+        if re.match(r"^[a-z][a-z0-9+.-]*:|^/", url, re.IGNORECASE):
+            return tag
+        path = lookup(posixpath.normpath(posixpath.join(posixpath.dirname(page_dest), url)))
+        size = intrinsic_size(path) if path is not None and path.is_file() else None
+        if size is None:
+            return tag
+        end = -2 if tag.endswith("/>") else -1
+        return f'{tag[:end].rstrip()} width="{size[0]}" height="{size[1]}"{tag[end:]}'
+
+    return _IMG.sub(repl, content)
+
+
+@mkdocs.plugins.event_priority(50)
+def on_page_content(html_content: str, page, config, files):
+    def lookup(site_path: str) -> Path | None:
+        file = files.get_file_from_path(site_path)
+        return Path(file.abs_src_path) if file is not None and file.abs_src_path else None
+
+    return size_images(html_content, page.file.dest_uri, lookup)
