@@ -34,12 +34,15 @@ def stack_flops(cell, B, L, T, x, h):
     return sum(2 * T * B * G * h * ((x if k == 0 else h) + h) for k in range(L))
 
 
-def time_in_turns(competitors, groups, *, budget_s, min_reps, max_reps, warmup=2):
+def time_in_turns(competitors, groups, *, budget_s, min_reps, max_reps, warmup=2, settle_s=0.0):
     """Time every competitor once per round; return per-round seconds, aligned by round.
 
     ``groups`` lists names that are compared with each other (e.g. torch.nn forward and NumPy
     forward): they run back to back, in an order that rotates from round to round, so a burst
     of load from a neighbour hits both alike and their per-round ratio stays meaningful.
+    ``settle_s``: an untimed busy pause before each timed call, so that the previous
+    competitor's idle worker threads (which spin for a while before sleeping) have stopped
+    competing for the cores; busy, because after a sleep the first milliseconds run slower.
     """
     names = [n for g in groups for n in g]
     for _ in range(warmup):
@@ -56,6 +59,9 @@ def time_in_turns(competitors, groups, *, budget_s, min_reps, max_reps, warmup=2
         for group in groups[k:] + groups[:k]:
             j = r % len(group)
             for name in group[j:] + group[:j]:
+                settle = time.perf_counter() + settle_s
+                while time.perf_counter() < settle:  # busy: a sleeping vCPU wakes up slowly
+                    pass
                 t = time.perf_counter()
                 competitors[name]()
                 samples[name].append(time.perf_counter() - t)

@@ -4,11 +4,14 @@ Times, in turns within one process, ``torch.nn`` RNN/GRU/LSTM (forward, and forw
 autograd), ``stacklib.numpy`` (forward, and forward + hand-written BPTT) and ``stacklib.torch``
 (forward), for B in {1, 32}, L in 1..4, T=50, x=300, h=256, float32, plus a float32 GEMM that gives
 the peak the GFLOP/s are compared to, and, for the LSTM, the NumPy forward's matrix products
-alone ("numpy GEMMs only"): the floor that BLAS sets for stacklib.numpy on this machine. This
-2-core machine is noisy and shared: absolute times swing by 2-4x within seconds, so every
-competitor of one configuration runs once per round, rounds repeat, and the table reports
-medians. The ratios are what count: each is the median over
-rounds of the ratio of two passes run back to back (torch.nn forward next to NumPy forward, ...).
+alone ("numpy GEMMs only"): the floor that BLAS sets for stacklib.numpy on this machine.
+Forward passes compare like with like: torch.nn under ``torch.no_grad()``, stacklib.numpy with
+``grad=False`` (neither keeps what backward needs); "stacklib.numpy grad=True" is the forward
+that also keeps the gates for backward, shown beside it. This 2-core machine is noisy and
+shared: absolute times swing by 2-4x within seconds, so every competitor of one configuration
+runs once per round, rounds repeat, and the table reports medians. The ratios are what count:
+each is the median over rounds of the ratio of two passes run one after the other (torch.nn
+forward next to NumPy forward, ...), each after a 30 ms untimed pause (see SETTLE_S).
 
     python scripts/bench_stack.py                   # full table (~2-3 min)
     python scripts/bench_stack.py --quick           # LSTM, L=3, B in {1, 32} (~30 s)
@@ -31,6 +34,11 @@ OPENBLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 REEXEC_MARK = "STACKLIB_BENCH_UNSET_OPENBLAS"
 T, X, H = 50, 300, 256
 TARGETS = {"fwd": 1.67, "fwd+bwd": 1.43}  # NumPy LSTM time / nn.LSTM time, L=3, B=32 and B=1
+# Untimed pause before each timed call. torch's idle OpenMP workers spin for ~10 ms after every
+# parallel region, on the core OpenBLAS's second thread needs: the NumPy GEMMs alone measured
+# 44.8 ms right after an nn.LSTM forward, 39-40 ms after a pause of 10-300 ms (idle OpenBLAS
+# workers are limited the same way for torch's sake by OPENBLAS_THREAD_TIMEOUT below).
+SETTLE_S = float(os.environ.get("SETTLE", "0.03"))
 
 
 def parse_args(argv):
@@ -121,7 +129,8 @@ def competitors(cell, B, L):
         np_stack.backward(np_stack.forward(xn), gyn)
 
     comps = {("torch.nn", "fwd"): nn_fwd, ("torch.nn", "fwd+bwd"): nn_fwd_bwd,
-             ("stacklib.numpy", "fwd"): lambda: np_stack.forward(xn),
+             ("stacklib.numpy", "fwd"): lambda: np_stack.forward(xn, grad=False),
+             ("stacklib.numpy grad=True", "fwd"): lambda: np_stack.forward(xn),
              ("stacklib.numpy", "fwd+bwd"): np_fwd_bwd}
     if cell == "lstm":
         comps[("numpy GEMMs only", "fwd")] = lstm_gemm_floor(np_stack, xn)
@@ -143,17 +152,17 @@ def lstm_gemm_floor(np_stack, xn):
     for k in np_stack.kernels():
         K, G = k.w.shape[1], k.w.shape[0]
         z = np.random.default_rng(0).standard_normal((T + 1, K, B)).astype(np.float32)
-        bufs.append((k, z, np.empty((T, G, B), np.float32), np.empty((T, G), np.float32)))
+        bufs.append((k, z, np.empty((G, B), np.float32), np.empty((T, G), np.float32)))
 
     def run():
         for k, z, g, pre in bufs:
-            if B > 1:  # one [W_ih | W_hh | b] GEMM per step
+            if B > 1:  # one [W_ih | W_hh | b] GEMM per step, into one step's buffer (grad=False)
                 for t in range(T):
-                    np.matmul(k.w, z[t], out=g[t])
+                    np.matmul(k.w, z[t], out=g)
             else:  # hoisted input GEMM, then one GEMV per step
                 np.matmul(z[:T, : k.wx.shape[1], 0], k.wx.T, out=pre)
                 for t in range(T):
-                    np.matmul(k.wh, z[t, : k.wh.shape[1], 0], out=g[t, :, 0])
+                    np.matmul(k.wh, z[t, : k.wh.shape[1], 0], out=g[:, 0])
     return run
 
 
@@ -166,7 +175,7 @@ def run_config(cell, B, L, budget, min_reps):
     groups = [[key for key in comps if key[1] == mode] for mode in ("fwd", "fwd+bwd")]
     groups.append([(name, "gemm") for name in gemms])
     samples, reps = time_in_turns(everything, groups, budget_s=budget, min_reps=min_reps,
-                                  max_reps=400)
+                                  max_reps=400, settle_s=SETTLE_S)
     med = {key: statistics.median(s) for key, s in samples.items()}
     peak = max(gemm_flops / med[(name, "gemm")] for name in gemms) / 1e9
     fwd_flops = stack_flops(cell, B, L, T, X, H)
@@ -215,7 +224,8 @@ def main(argv=None):
     print(f"OpenBLAS env: {openblas_note}; OPENBLAS_THREAD_TIMEOUT={timeout} (idle workers stop "
           f"spinning after 2^{timeout} cycles)")
     print(f"T={T} x={X} h={H} float32. ms: median over interleaved rounds. x nn: median over "
-          "rounds of time / torch.nn time of the same pass, the two run back to back.")
+          "rounds of time / torch.nn time of the same pass, the two run in turn, "
+          f"{SETTLE_S * 1e3:.0f} ms apart.")
     print("GFLOP/s: GEMM flops of the stack (fwd+bwd = 3x fwd). % peak: of the faster float32 "
           "GEMM (NumPy or torch) timed in the same rounds.\n")
     rows, notes = [], set()

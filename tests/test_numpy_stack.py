@@ -149,3 +149,25 @@ def test_backward_needs_forward_output():
     stack = StackedRNN(2, 3)
     with pytest.raises(ValueError, match="out"):
         stack.backward(object(), np.zeros((1, 1, 3)))
+
+
+@pytest.mark.parametrize("cell", CELLS)
+@pytest.mark.parametrize("B", [1, 5])
+def test_inference_forward_keeps_the_same_states(cell, B):
+    """forward(grad=False) (LSTM at B > 1: one step's gate buffer, reused) computes exactly the
+    states of forward(); its output refuses backward() and gates(), which need the cache."""
+    _, stack = make_pair(cell, 4, 6, 3)
+    x = np.random.default_rng(B).standard_normal((9, B, 4))
+    full, lean = stack.forward(x), stack.forward(x, grad=False)
+    for name in ("output", "h_n", "c_n", "h", "c", "layer_outputs"):
+        want, got = getattr(full, name), getattr(lean, name)
+        if want is None:
+            assert got is None
+        else:
+            np.testing.assert_array_equal(got, want, err_msg=name)
+    with pytest.raises(ValueError, match="grad=False"):
+        stack.backward(lean, np.ones_like(lean.output))
+    with pytest.raises(ValueError, match="grad=False"):
+        lean.gates(1)
+    assert set(full.gates(1)) == ({"i", "f", "g", "o"} if cell == "lstm"
+                                  else {"r", "z", "n"} if cell == "gru" else set())

@@ -4,8 +4,9 @@ Every cell (``cells.py``: RNN, GRU; ``lstm.py``: LSTM) exposes the same three fu
 stack in ``stack.py`` is one skeleton:
 
     prepare(w)                            torch-layout weights -> kernels laid out for speed
-    forward(k, X, h0, c0)                 X (T, B, in) -> h_t and c_t (or None) as (T, B, H)
+    forward(k, X, h0, c0, grad)           X (T, B, in) -> h_t and c_t (or None) as (T, B, H)
                                           arrays (views allowed), and a cache for backward
+                                          (None if not grad: nothing kept but the states)
     backward(k, cache, dH, dh, dc)        dLoss/dH (T, B, H) -> dX (T, B, in), weight grads,
                                           dh0, dc0 (B, H), and dLoss/dh_t of every step
                                           (T, ...) including the path through time

@@ -28,6 +28,9 @@ def stack_backward(stack, out, grad_output, grad_h_n=None, grad_c_n=None):
     cache = getattr(out, "_cache", None)
     if not cache:
         raise ValueError("out: expected the StackOutput returned by this stack's forward()")
+    if not cache["grad"]:
+        raise ValueError("out: computed with forward(..., grad=False), which keeps nothing for "
+                         "backward; run forward with grad=True (the default)")
     layers, X, unbatched = cache["layers"], cache["X"], cache["unbatched"]
     L, H, lstm = stack.num_layers, stack.hidden_size, stack.cell == "lstm"
     T, B = X.shape[:2]

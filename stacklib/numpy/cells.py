@@ -28,7 +28,7 @@ class RNN:
         return Kernels(wx=np.ascontiguousarray(w["w_ih"].T), wh=np.ascontiguousarray(w["w_hh"].T),
                        w_ih=w["w_ih"], w_hh=w["w_hh"], b=b)
 
-    def forward(self, k, X, h0, c0=None):
+    def forward(self, k, X, h0, c0=None, grad=True):
         T, B, _ = X.shape
         H = k.wh.shape[0]
         hs = np.empty((T + 1, B, H), X.dtype)  # hs[0] = h0, hs[t+1] = h_t
@@ -39,7 +39,7 @@ class RNN:
             pre = hs[t + 1]
             pre += hs[t] @ k.wh
             self.act(pre)
-        return hs[1:], None, {"X": X, "hs": hs}
+        return hs[1:], None, ({"X": X, "hs": hs} if grad else None)
 
     @staticmethod
     def named_gates(cache):
@@ -78,7 +78,7 @@ class GRU:
                        wh=np.ascontiguousarray(w["w_hh"].T * half),
                        w_ih=w["w_ih"], w_hh=w["w_hh"], b=bx * half, b_hn=b_hh[2 * H :].copy())
 
-    def forward(self, k, X, h0, c0=None):
+    def forward(self, k, X, h0, c0=None, grad=True):
         T, B, _ = X.shape
         H = k.wh.shape[0]
         gx = (X.reshape(T * B, -1) @ k.wx).reshape(T, B, 3 * H)
@@ -102,7 +102,7 @@ class GRU:
             np.subtract(hs[t], n, out=h)  # h' = n + z (h - n)
             h *= g[:, H : 2 * H]
             h += n
-        return hs[1:], None, {"X": X, "hs": hs, "g": gx, "hn": hn}
+        return hs[1:], None, ({"X": X, "hs": hs, "g": gx, "hn": hn} if grad else None)
 
     @staticmethod
     def named_gates(cache):

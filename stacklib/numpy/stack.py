@@ -75,6 +75,9 @@ class StackOutput:
         """Gate activations of ``layer`` (1-based) at every step, e.g. {"i", "f", "g", "o"} for
         an LSTM, {"r", "z", "n"} for a GRU; shapes (T, B, H) (or (T, H) if unbatched)."""
         layers = self._cache["layers"]
+        if not self._cache["grad"]:
+            raise ValueError("gates: this output was computed with forward(..., grad=False), "
+                             "which keeps no gates; run forward with grad=True")
         if not 1 <= layer <= len(layers):
             raise ValueError(f"layer: expected 1..{len(layers)}, got {layer!r}")
         named = self._cache["cell"].named_gates(layers[layer - 1]["cell"])
@@ -195,8 +198,14 @@ class StackedRNN:
             states.append(s[:, None, :] if unbatched else s)
         return X, unbatched, states[0], (states[1] if self.cell == "lstm" else None)
 
-    def forward(self, x, hx=None, *, train=False, rng=None) -> StackOutput:
-        """Run the stack. ``train=True`` applies inter-layer dropout (masks drawn from ``rng``)."""
+    def forward(self, x, hx=None, *, train=False, rng=None, grad=True) -> StackOutput:
+        """Run the stack. ``train=True`` applies inter-layer dropout (masks drawn from ``rng``).
+
+        ``grad=False`` is inference (what ``torch.no_grad()`` is to torch): only the states are
+        kept (``output``, ``h_n``, ``c_n``, ``h``, ``c``, ``layer_outputs``), not the gates and
+        other intermediates backward needs, so the pass is faster and lighter;
+        ``backward()`` and ``gates()`` of its output raise ``ValueError``.
+        """
         X, unbatched, h0, c0 = self._inputs(x, hx)
         drop = train and self.dropout > 0 and self.num_layers > 1
         rng = np.random.default_rng() if (drop and rng is None) else rng
@@ -204,7 +213,8 @@ class StackedRNN:
         L, lstm = self.num_layers, self.cell == "lstm"
         seqs = {"h": [], "c": [] if lstm else None, "u": []}
         for k, kern in enumerate(self.kernels()):
-            hseq, cseq, cache = self._cell.forward(kern, inp, h0[k], c0[k] if lstm else None)
+            hseq, cseq, cache = self._cell.forward(kern, inp, h0[k], c0[k] if lstm else None,
+                                                   grad)
             seqs["h"].append(hseq)
             if lstm:
                 seqs["c"].append(cseq)
@@ -230,7 +240,8 @@ class StackedRNN:
         else:
             out = StackOutput(y.transpose(1, 0, 2) if self.batch_first else y, h_n, c_n)
         out._seqs = seqs
-        out._cache = {"layers": layers, "X": X, "unbatched": unbatched, "cell": self._cell}
+        out._cache = {"layers": layers, "X": X, "unbatched": unbatched, "cell": self._cell,
+                      "grad": bool(grad)}
         return out
 
     __call__ = forward
