@@ -1,11 +1,15 @@
 /* Page-level accessibility patches found by the axe browser test (not widget code):
    Material's search dialog has no accessible name; wide tables, widget tables and notebook
-   code cells scroll horizontally without being keyboard-focusable. Runs on every page
-   (Material's document$), after widgets mount, and after resizes. */
+   code cells scroll horizontally without being keyboard-focusable. Requested on every page
+   (Material's document$), after each widget mounts, and after resizes; the requests are
+   coalesced into one run when the page is idle: reading scrollWidth right after a DOM change
+   forces a synchronous layout (one per widget before, a long task on a slow phone), while at
+   idle time the layout is already done. StackA11y.pending is true until that run. */
 (function () {
   "use strict";
   if (window.StackA11y) return;
-  const patch = window.StackA11y = () => {
+  const patch = () => {
+    A.pending = false;
     const dialog = document.querySelector(".md-search[role=dialog]:not([aria-label])");
     if (dialog) dialog.setAttribute("aria-label", "Search");
     document.querySelectorAll(".md-typeset__scrollwrap, .w-scroll, .jupyter-wrapper " +
@@ -13,8 +17,15 @@
       if (e.scrollWidth > e.clientWidth && e.tabIndex < 0) e.tabIndex = 0;
     });
   };
+  const A = window.StackA11y = () => {
+    if (A.pending) return;
+    A.pending = true;
+    if (window.requestIdleCallback) requestIdleCallback(patch, { timeout: 1000 });
+    else setTimeout(patch, 50);
+  };
+  A.pending = false;
   let timer = 0;
-  addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(patch, 200); });
-  if (window.document$) window.document$.subscribe(() => setTimeout(patch, 0));
-  else addEventListener("DOMContentLoaded", patch);
+  addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(A, 200); });
+  if (window.document$) window.document$.subscribe(A);
+  else addEventListener("DOMContentLoaded", A);
 })();

@@ -93,10 +93,12 @@ class Web:
         return self.page
 
     def settle(self, timeout: float = 10_000):
-        """Wait until every widget of the page is live or has failed (no loading left)."""
+        """Wait until every widget of the page is live or has failed (no loading left) and the
+        page's accessibility patch (a11y.js, run when the page is idle) has run."""
         self.page.wait_for_function(
             "() => window.StackWidgets && [...document.querySelectorAll('.widget[data-widget]')]"
-            ".every(e => e.dataset.widgetState === 'live' || e.dataset.widgetState === 'error')",
+            ".every(e => e.dataset.widgetState === 'live' || e.dataset.widgetState === 'error')"
+            " && window.StackA11y && !window.StackA11y.pending",
             timeout=timeout)
 
     def widget(self, name: str, rel: str | None = None):
