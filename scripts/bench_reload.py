@@ -25,7 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _sitelib import ROOT, tool_env
 
-SOURCES = ["mkdocs.yml", "docs", "hooks", "overrides", "code_lab"]
+SOURCES = ["mkdocs.yml", "docs", "hooks", "overrides", "code_lab",
+           "scripts/_toolenv.py"]  # hooks/kernel_env.py imports it
 
 
 def free_port() -> int:
@@ -42,10 +43,13 @@ def fetch(url: str) -> str | None:
         return None
 
 
-def wait_for(url: str, needle: str, timeout: float) -> float:
-    """Seconds until the page at url contains needle (polling every 20 ms)."""
+def wait_for(url: str, needle: str, timeout: float, alive=None) -> float:
+    """Seconds until the page at url contains needle (polling every 20 ms); RuntimeError if
+    the server process ``alive`` exits first."""
     start = time.perf_counter()
     while time.perf_counter() - start < timeout:
+        if alive is not None and alive.poll() is not None:
+            raise RuntimeError(f"mkdocs serve exited with code {alive.returncode}")
         html = fetch(url)
         if html is not None and needle in html:
             return time.perf_counter() - start
@@ -73,7 +77,12 @@ def bench(workdir: Path, page: str, edits: int, env: dict[str, str],
     proc = subprocess.Popen(cmd, cwd=workdir, env=tool_env(**env), stdout=log,
                             stderr=subprocess.STDOUT)
     try:
-        startup = wait_for(url, "</html>", timeout=300)
+        try:
+            startup = wait_for(url, "</html>", timeout=300, alive=proc)
+        except (TimeoutError, RuntimeError):
+            log.seek(0)
+            sys.stderr.write(log.read().decode("utf-8", "replace")[-3000:])
+            raise
         times = []
         for i in range(edits):
             marker = f"reload-marker-{i}-{time.time_ns()}"
@@ -113,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
                 if src.is_dir():
                     shutil.copytree(src, workdir / name)
                 elif src.exists():
+                    (workdir / name).parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(src, workdir / name)
         startup, times = bench(workdir, args.page, args.edits, env, flags)
     setting = " ".join([*(f"{k}={v}" for k, v in env.items()), *flags])
