@@ -162,7 +162,7 @@ def lstm_gemm_floor(np_stack, xn):
             else:  # hoisted input GEMM, then one GEMV per step
                 np.matmul(z[:T, : k.wx.shape[1], 0], k.wx.T, out=pre)
                 for t in range(T):
-                    np.matmul(k.wh, z[t, : k.wh.shape[1], 0], out=g[:, 0])
+                    np.matmul(z[t, : k.wh_t.shape[0], 0], k.wh_t, out=g[:, 0])
     return run
 
 

@@ -73,10 +73,11 @@ class LSTM:
         # w (4H, in + H + 1) = [W_ih | W_hh | b], gate rows (o, i, f, g), prescaled
         cat = _blocks(np.concatenate([w["w_ih"], w["w_hh"], b[:, None]], axis=1),
                       _TORCH_TO_OIFG) * half
-        # B = 1 reads the three parts apart: GEMV on a strided matrix is ~1.5x slower
-        wx, wh, bx = (np.ascontiguousarray(cat[:, s]) for s in
-                      (slice(0, n_in), slice(n_in, n_in + H), -1))
-        return Kernels(w=cat, wx=wx, wh=wh, b=bx,
+        # B = 1 reads the three parts apart: GEMV on a strided matrix is ~1.5x slower, and
+        # h @ W_hh^T on a contiguous (H, 4H) copy ~8 % faster than W_hh @ h
+        wx, bx = np.ascontiguousarray(cat[:, :n_in]), cat[:, -1].copy()
+        wh_t = np.ascontiguousarray(cat[:, n_in : n_in + H].T)
+        return Kernels(w=cat, wx=wx, wh_t=wh_t, b=bx,
                        w_ih=w["w_ih"], w_hh=np.ascontiguousarray(w["w_hh"]),  # backward
                        w_hh_t=np.ascontiguousarray(w["w_hh"].T))
 
@@ -114,10 +115,10 @@ class LSTM:
             np.matmul(X[:, 0], k.wx.T, out=pre)
             pre += k.b
             rec = np.empty(4 * H, X.dtype)
-            for t in range(T):
-                gt = pre[t]
-                _add(gt, _matmul(k.wh, hs_[t], rec), gt)
-                _update(blk_[t], blk_[t + 1, 4], tc_[t], hs_[t + 1], ic)
+            steps = zip(pre, hs_[:-1], blk_[:-1], blk_[1:, 4], tc_, hs_[1:], strict=True)
+            for gt, h, b, c, tc_t, h_next in steps:  # iterating yields views: cheaper than [t]
+                _add(gt, _matmul(h, k.wh_t, rec), gt)
+                _update(b, c, tc_t, h_next, ic)
         cache = {"X": X, "hs": hs, "cs": cs, "g": blk[:T, :4], "tc": tc} if grad else None
         return hs[1:].transpose(0, 2, 1), cs[1:].transpose(0, 2, 1), cache  # (T, B, H) views
 
