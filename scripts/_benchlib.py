@@ -6,7 +6,6 @@ thread counts), because NumPy's BLAS reads them when it is loaded.
 
 from __future__ import annotations
 
-import statistics
 import time
 
 import numpy as np
@@ -66,11 +65,6 @@ def time_in_turns(competitors, groups, *, budget_s, min_reps, max_reps, warmup=2
                 competitors[name]()
                 samples[name].append(time.perf_counter() - t)
     return samples, reps
-
-
-def median_ratio(num, den):
-    """Median over rounds of num[r] / den[r]: the side-by-side ratio."""
-    return statistics.median(a / b for a, b in zip(num, den, strict=True))
 
 
 def gemm_competitors(T, B, h, G):
