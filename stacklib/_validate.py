@@ -68,6 +68,16 @@ def as_float_array(name: str, value: object, dtype: np.dtype) -> np.ndarray:
     return array
 
 
+def check_keys(name: str, state, expected, what: str) -> None:
+    """A state dict must have exactly the expected names: else a ValueError listing the missing
+    and the unexpected ones (``what`` says which stack it was meant for)."""
+    missing = sorted(set(expected) - set(state))
+    unexpected = sorted(set(state) - set(expected))
+    if missing or unexpected:
+        raise ValueError(f"{name}: keys do not match {what}; "
+                         f"missing keys {missing}, unexpected keys {unexpected}")
+
+
 def check_shape(name: str, array: np.ndarray, expected: tuple[int, ...], what: str = "") -> None:
     if tuple(array.shape) != tuple(expected):
         hint = f" {what}" if what else ""

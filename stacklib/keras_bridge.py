@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from stacklib._validate import GATES
+from stacklib._validate import GATES, check_keys, check_shape
 from stacklib.params import param_shapes
 
 _NONLINEARITIES = ("tanh", "relu", "linear")
@@ -96,16 +96,9 @@ def _keras_weights(
         )
     use_bias = "bias_ih_l0" in state
     expected = param_shapes(cell, input_size, H, num_layers, bias=use_bias)
-    missing = sorted(set(expected) - set(state))
-    unexpected = sorted(set(state) - set(expected))
-    if missing or unexpected:
-        raise ValueError(
-            f"flat_state_dict: keys do not match a {num_layers}-layer {cell!r} stack; "
-            f"missing {missing}, unexpected {unexpected}"
-        )
+    check_keys("flat_state_dict", state, expected, f"a {num_layers}-layer {cell!r} stack")
     for key, shape in expected.items():
-        if state[key].shape != shape:
-            raise ValueError(f"{key}: expected shape {shape}, got {state[key].shape}")
+        check_shape(key, state[key], shape)
 
     def gru_order(a: np.ndarray) -> np.ndarray:  # blocks (r, z, n) -> (z, r, h) along axis 0
         r, z, n = np.split(a, 3, axis=0)

@@ -127,7 +127,7 @@ def test_bad_arguments_raise(keras):
         build_keras_stack(ln, "lstm", N_IN, H, 2)
     with pytest.raises(ValueError, match=r"weight_hh_l1: expected shape \(24, 6\), got \(24, 5\)"):
         build_keras_stack(dict(sd, weight_hh_l1=np.zeros((24, 5))), "lstm", N_IN, H, 2)
-    with pytest.raises(ValueError, match=r"missing \[.*'weight_ih_l2'"):
+    with pytest.raises(ValueError, match=r"missing keys \[.*'weight_ih_l2'"):
         build_keras_stack(sd, "lstm", N_IN, H, 3)
     with pytest.raises(ValueError, match=r"weight_ih_l0: expected shape \(18, 5\)"):
         build_keras_stack(sd, "gru", N_IN, H, 2)

@@ -146,9 +146,9 @@ def test_bad_state_dicts_raise():
     bad_shape = dict(sd, weight_hh_l1=torch.zeros(12, 5))
     with pytest.raises(ValueError, match=r"weight_hh_l1: expected shape \(12, 4\), got \(12, 5\)"):
         stack.load_flat_state_dict(bad_shape)
-    with pytest.raises(ValueError, match=r"missing \['bias_hh_l0'\]"):
+    with pytest.raises(ValueError, match=r"missing keys \['bias_hh_l0'\]"):
         stack.load_flat_state_dict({k: v for k, v in sd.items() if k != "bias_hh_l0"})
-    with pytest.raises(ValueError, match=r"unexpected \['weight_ih_l2'\]"):
+    with pytest.raises(ValueError, match=r"unexpected keys \['weight_ih_l2'\]"):
         stack.load_flat_state_dict(dict(sd, weight_ih_l2=torch.zeros(12, 4)))
     with pytest.raises(ValueError, match="missing"):
         stack.load_flat_state_dict(nn.GRU(3, 4, 1).state_dict())

@@ -26,6 +26,7 @@ from stacklib._validate import (
     as_float_array,
     check_cell,
     check_dropout,
+    check_keys,
     check_nonlinearity,
     check_positive_int,
     check_shape,
@@ -135,10 +136,8 @@ class StackedRNN:
 
     def load_state_dict(self, state) -> None:
         shapes = self.param_shapes()
-        missing = sorted(set(shapes) - set(state))
-        unexpected = sorted(set(state) - set(shapes))
-        if missing or unexpected:
-            raise ValueError(f"state_dict: missing keys {missing}, unexpected keys {unexpected}")
+        check_keys("state_dict", state, shapes, f"this {self.num_layers}-layer {self.cell!r} "
+                   f"stack (bias={self.bias}, layer_norm={self.layer_norm})")
         loaded = {}
         for name, shape in shapes.items():
             value = state[name]

@@ -24,6 +24,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
+from stacklib._validate import check_keys, check_shape
+
 from ._checks import check_config, check_hx, check_input
 from .cells import CELLS
 
@@ -141,22 +143,13 @@ class StackedRNN(nn.Module):
         if not isinstance(state, Mapping):
             raise ValueError(f"state: expected a mapping name -> array, got {type(state).__name__}")
         params = self._flat_params()
-        missing = sorted(set(params) - set(state))
-        unexpected = sorted(set(state) - set(params))
-        if missing or unexpected:
-            raise ValueError(
-                f"state: keys do not match a {self.num_layers}-layer {self.cell!r} stack "
-                f"(bias={self.bias}, layer_norm={self.layer_norm}); "
-                f"missing {missing}, unexpected {unexpected}"
-            )
+        check_keys("state", state, params, f"a {self.num_layers}-layer {self.cell!r} stack "
+                   f"(bias={self.bias}, layer_norm={self.layer_norm})")
         values = {}
         for key, p in params.items():
             v = state[key]
             v = v.detach() if isinstance(v, Tensor) else torch.as_tensor(np.asarray(v))
-            if tuple(v.shape) != tuple(p.shape):
-                raise ValueError(
-                    f"{key}: expected shape {tuple(p.shape)}, got {tuple(v.shape)}"
-                )
+            check_shape(key, v, p.shape)
             values[key] = v
         with torch.no_grad():
             for key, p in params.items():
