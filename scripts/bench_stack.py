@@ -11,7 +11,7 @@ that also keeps the gates for backward, shown beside it. This 2-core machine is 
 shared: absolute times swing by 2-4x within seconds, so every competitor of one configuration
 runs once per round, rounds repeat, and the table reports medians. The ratios are what count:
 each is the median over rounds of the ratio of two passes run one after the other (torch.nn
-forward next to NumPy forward, ...), each after a 30 ms untimed pause (see SETTLE_S).
+forward next to NumPy forward, ...), each after a 30 ms untimed pause (SETTLE_S, --settle).
 
     python scripts/bench_stack.py                   # full table (~2-3 min)
     python scripts/bench_stack.py --quick           # LSTM, L=3, B in {1, 32} (~30 s)
@@ -38,7 +38,7 @@ TARGETS = {"fwd": 1.67, "fwd+bwd": 1.43}  # NumPy LSTM time / nn.LSTM time, L=3,
 # parallel region, on the core OpenBLAS's second thread needs: the NumPy GEMMs alone measured
 # 44.8 ms right after an nn.LSTM forward, 39-40 ms after a pause of 10-300 ms (idle OpenBLAS
 # workers are limited the same way for torch's sake by OPENBLAS_THREAD_TIMEOUT below).
-SETTLE_S = float(os.environ.get("SETTLE", "0.03"))
+SETTLE_S = 0.03
 
 
 def parse_args(argv):
@@ -51,6 +51,8 @@ def parse_args(argv):
     p.add_argument("--batch", type=ints, default=None, help="comma list (default 1,32)")
     p.add_argument("--threads", type=int, default=2, help="torch and NumPy BLAS threads")
     p.add_argument("--budget", type=float, default=None, help="seconds of timing per config")
+    p.add_argument("--settle", type=float, default=SETTLE_S,
+                   help=f"untimed busy pause before each timed call, s (default {SETTLE_S})")
     p.add_argument("--keep-openblas-env", action="store_true",
                    help="do not unset OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE for this run")
     a = p.parse_args(argv)
@@ -166,7 +168,7 @@ def lstm_gemm_floor(np_stack, xn):
     return run
 
 
-def run_config(cell, B, L, budget, min_reps):
+def run_config(cell, B, L, budget, min_reps, settle):
     from _benchlib import GATES, gemm_competitors, stack_flops, time_in_turns
 
     comps, note = competitors(cell, B, L)
@@ -175,7 +177,7 @@ def run_config(cell, B, L, budget, min_reps):
     groups = [[key for key in comps if key[1] == mode] for mode in ("fwd", "fwd+bwd")]
     groups.append([(name, "gemm") for name in gemms])
     samples, reps = time_in_turns(everything, groups, budget_s=budget, min_reps=min_reps,
-                                  max_reps=400, settle_s=SETTLE_S)
+                                  max_reps=400, settle_s=settle)
     med = {key: statistics.median(s) for key, s in samples.items()}
     peak = max(gemm_flops / med[(name, "gemm")] for name in gemms) / 1e9
     fwd_flops = stack_flops(cell, B, L, T, X, H)
@@ -229,7 +231,7 @@ def main(argv=None):
           f"spinning after 2^{timeout} cycles)")
     print(f"T={T} x={X} h={H} float32. ms: median over interleaved rounds. x nn: median over "
           "rounds of time / torch.nn time of the same pass, the two run in turn, "
-          f"{SETTLE_S * 1e3:.0f} ms apart.")
+          f"{args.settle * 1e3:.0f} ms apart.")
     print("GFLOP/s: GEMM flops of the stack (fwd+bwd = 3x fwd). % peak: of the faster float32 "
           "GEMM (NumPy or torch) timed in the same rounds.\n")
     rows, notes = [], set()
@@ -238,7 +240,8 @@ def main(argv=None):
             for L in args.layers:
                 target = cell == "lstm" and L == 3
                 budget = args.budget or ((2.0 if args.quick else 3.0) * (3 if target else 1))
-                r, peak, reps, note = run_config(cell, B, L, budget, 10 if target else 5)
+                r, peak, reps, note = run_config(cell, B, L, budget, 10 if target else 5,
+                                                args.settle)
                 if note:
                     notes.add(note)
                 rows += r
