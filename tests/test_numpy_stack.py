@@ -171,3 +171,25 @@ def test_inference_forward_keeps_the_same_states(cell, B):
         lean.gates(1)
     assert set(full.gates(1)) == ({"i", "f", "g", "o"} if cell == "lstm"
                                   else {"r", "z", "n"} if cell == "gru" else set())
+
+
+@pytest.mark.parametrize("cell", CELLS)
+@pytest.mark.parametrize("B", [1, 3])
+def test_backward_scratch_reuse_leaves_earlier_gradients_intact(cell, B):
+    """Backward passes on one thread share a scratch workspace: a later pass must neither
+    change what an earlier one returned nor depend on what it left behind."""
+    stack = StackedRNN(3, 4, num_layers=3, cell=cell)
+    rng = np.random.default_rng(B)
+    xs = [rng.standard_normal((6, B, 3)) for _ in range(2)]
+    gys = [rng.standard_normal((6, B, 4)) for _ in range(2)]
+    first = stack.backward(stack.forward(xs[0]), gys[0])
+    kept = {k: v.copy() for k, v in first.params.items()}
+    kept_rest = [first.input.copy(), first.h0.copy(), first.h_norm.copy()]
+    second = stack.backward(stack.forward(xs[1]), gys[1])
+    for k, v in kept.items():
+        np.testing.assert_array_equal(first.params[k], v, err_msg=k)
+    for a, b in zip([first.input, first.h0, first.h_norm], kept_rest, strict=True):
+        np.testing.assert_array_equal(a, b)
+    again = stack.backward(stack.forward(xs[1]), gys[1])
+    for k in kept:
+        np.testing.assert_array_equal(again.params[k], second.params[k], err_msg=k)

@@ -11,6 +11,7 @@ import numpy as np
 
 from stacklib._validate import as_float_array, check_shape
 from stacklib.numpy import norm
+from stacklib.numpy._kernels import Workspace
 
 
 def _state_grad(name, value, like, unbatched, L, H):
@@ -48,6 +49,7 @@ def stack_backward(stack, out, grad_output, grad_h_n=None, grad_c_n=None):
     dc0 = np.empty((L, B, H), stack.dtype) if lstm else None
     h_norm = np.empty((T, L), stack.dtype)
     kernels = stack.kernels()
+    ws = Workspace()  # the layers' scratch: fresh memory once per pass, not once per layer
     for k in range(L - 1, -1, -1):
         rec = layers[k]
         d_cell_out = dU
@@ -56,10 +58,10 @@ def stack_backward(stack, out, grad_output, grad_h_n=None, grad_c_n=None):
                 dU, stack._params[f"ln_weight_l{k}"], rec["ln"])
             params[f"ln_weight_l{k}"], params[f"ln_bias_l{k}"] = dw, db
         dX, grads, dh0[k], c0k, dh_total = stack._cell.backward(
-            kernels[k], rec["cell"], d_cell_out, dh_n[k], dc_n[k] if lstm else None)
+            kernels[k], rec["cell"], d_cell_out, dh_n[k], dc_n[k] if lstm else None, ws)
         if lstm:
             dc0[k] = c0k
-        h_norm[:, k] = np.sqrt(np.einsum("tbh,tbh->t", dh_total, dh_total))
+        h_norm[:, k] = np.sqrt(np.einsum("tbh,tbh->t", dh_total, dh_total))  # before ws reuse
         params[f"weight_ih_l{k}"], params[f"weight_hh_l{k}"] = grads["w_ih"], grads["w_hh"]
         if stack.bias:
             params[f"bias_ih_l{k}"], params[f"bias_hh_l{k}"] = grads["b_ih"], grads["b_hh"]

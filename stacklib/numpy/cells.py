@@ -45,7 +45,7 @@ class RNN:
     def named_gates(cache):
         return {}
 
-    def backward(self, k, cache, dH, dh_n, dc_n=None):
+    def backward(self, k, cache, dH, dh_n, dc_n=None, ws=None):
         X, hs = cache["X"], cache["hs"]
         T = dH.shape[0]
         deriv = self.dact(hs[1:])  # d act / d pre, (T, B, H)
@@ -109,7 +109,7 @@ class GRU:
         H = cache["hn"].shape[-1]
         return {name: cache["g"][..., j * H : (j + 1) * H] for j, name in enumerate("rzn")}
 
-    def backward(self, k, cache, dH, dh_n, dc_n=None):
+    def backward(self, k, cache, dH, dh_n, dc_n=None, ws=None):
         X, hs, g, hn = cache["X"], cache["hs"], cache["g"], cache["hn"]
         T, B, H = dH.shape
         r, z, n = g[..., :H], g[..., H : 2 * H], g[..., 2 * H :]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stacklib.numpy._kernels import Kernels, bias_or_zeros, carve, half_scale
+from stacklib.numpy._kernels import Kernels, Workspace, bias_or_zeros, carve, half_scale
 
 _TORCH_TO_OIFG = (3, 0, 1, 2)  # torch blocks (i, f, g, o) -> internal (o, i, f, g)
 
@@ -126,14 +126,17 @@ class LSTM:
     def named_gates(cache):
         return {name: cache["g"][:, j].transpose(0, 2, 1) for j, name in enumerate("oifg")}
 
-    def backward(self, k, cache, dH, dh_n, dc_n):
+    def backward(self, k, cache, dH, dh_n, dc_n, ws=None):
         X, hs, cs, g, tc = cache["X"], cache["hs"], cache["cs"], cache["g"], cache["tc"]
         T, B, H = dH.shape
         o, i, f, gg = g.transpose(1, 0, 2, 3)  # (T, H, B) each
         # p: factors of dh_t (for a_o) and of dc_t (for a_i, a_f, a_g), laid out like g;
-        # a_c = d c_t / d h_t; dg: gate gradients per step in torch's order (i, f, g, o).
-        p, a_c, dg, dh_total, dh_in = carve(dH.dtype, (T, 4, H, B), (T, H, B), (T, 4, H, B),
-                                            (T, H, B), (T, H, B))
+        # a_c = d c_t / d h_t; dg: gate gradients per step in torch's order (i, f, g, o);
+        # d2, h_prev: dg and h_{t-1} in GEMM order (B > 1). All scratch, from ws if given.
+        n = T * B if B > 1 else 0
+        p, a_c, dg, dh_total, dh_in, d2, h_prev = (ws or Workspace()).carve(
+            dH.dtype, (T, 4, H, B), (T, H, B), (T, 4, H, B), (T, H, B), (T, H, B), (4 * H, n),
+            (n, H))
         pg = p.transpose(1, 0, 2, 3)  # gate by gate
         np.subtract(1.0, g[:, :3], out=p[:, :3])
         p[:, :3] *= g[:, :3]  # σ'(a) = σ (1 - σ)
@@ -168,7 +171,6 @@ class LSTM:
         if B == 1:  # already in that order: views
             d2, h_prev = dg.reshape(T, 4 * H).T, hs[:-1, :, 0]
         else:
-            d2, h_prev = carve(dH.dtype, (4 * H, T * B), (T * B, H))
             d2.reshape(4 * H, T, B)[...] = dg.reshape(T, 4 * H, B).transpose(1, 0, 2)
             h_prev.reshape(T, B, H)[...] = hs[:-1].transpose(0, 2, 1)
         b_ih = d2.sum(axis=1)
