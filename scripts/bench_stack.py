@@ -6,8 +6,9 @@ autograd), ``stacklib.numpy`` (forward, and forward + hand-written BPTT) and ``s
 the peak the GFLOP/s are compared to, and, for the LSTM, the NumPy forward's matrix products
 alone ("numpy GEMMs only"): the floor that BLAS sets for stacklib.numpy on this machine.
 Forward passes compare like with like: torch.nn under ``torch.no_grad()``, stacklib.numpy with
-``grad=False`` (neither keeps what backward needs); "stacklib.numpy grad=True" is the forward
-that also keeps the gates for backward, shown beside it. This 2-core machine is noisy and
+``grad=False`` (neither keeps what backward needs; both return the top layer's output and the
+final states, stacklib also every layer's h); "stacklib.numpy grad=True" is the forward that also
+keeps the gates for backward, shown beside it. This 2-core machine is noisy and
 shared: absolute times swing by 2-4x within seconds, so every competitor of one configuration
 runs once per round, rounds repeat, and the table reports medians. The ratios are what count:
 each is the median over rounds of the ratio of two passes run one after the other (torch.nn
@@ -158,7 +159,7 @@ def lstm_gemm_floor(np_stack, xn):
 
     def run():
         for k, z, g, pre in bufs:
-            if B > 1:  # one [W_ih | W_hh | b] GEMM per step, into one step's buffer (grad=False)
+            if B > 1:  # one [W_ih | b | W_hh] GEMM per step, into one step's buffer (grad=False)
                 for t in range(T):
                     np.matmul(k.w, z[t], out=g)
             else:  # hoisted input GEMM, then one GEMV per step

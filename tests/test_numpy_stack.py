@@ -1,5 +1,7 @@
 """stacklib.numpy against torch.nn as the oracle: forward states and hand-written BPTT."""
 
+import itertools
+
 import numpy as np
 import pytest
 import torch
@@ -154,12 +156,13 @@ def test_backward_needs_forward_output():
 @pytest.mark.parametrize("cell", CELLS)
 @pytest.mark.parametrize("B", [1, 5])
 def test_inference_forward_keeps_the_same_states(cell, B):
-    """forward(grad=False) (LSTM at B > 1: one step's gate buffer, reused) computes exactly the
-    states of forward(); its output refuses backward() and gates(), which need the cache."""
+    """forward(grad=False) (LSTM at B > 1: two gate buffers taking turns) computes exactly the
+    states of forward(); its output refuses backward(), gates() and the cell state of every
+    step (c), which it does not keep."""
     _, stack = make_pair(cell, 4, 6, 3)
     x = np.random.default_rng(B).standard_normal((9, B, 4))
     full, lean = stack.forward(x), stack.forward(x, grad=False)
-    for name in ("output", "h_n", "c_n", "h", "c", "layer_outputs"):
+    for name in ("output", "h_n", "c_n", "h", "layer_outputs"):
         want, got = getattr(full, name), getattr(lean, name)
         if want is None:
             assert got is None
@@ -169,8 +172,25 @@ def test_inference_forward_keeps_the_same_states(cell, B):
         stack.backward(lean, np.ones_like(lean.output))
     with pytest.raises(ValueError, match="grad=False"):
         lean.gates(1)
+    if cell == "lstm":
+        with pytest.raises(ValueError, match=r"^c: .*grad=False"):
+            _ = lean.c
+    else:
+        assert lean.c is None and full.c is None
     assert set(full.gates(1)) == ({"i", "f", "g", "o"} if cell == "lstm"
                                   else {"r", "z", "n"} if cell == "gru" else set())
+
+
+@pytest.mark.parametrize(("residual", "shared"), [(False, True), (True, False)])
+def test_plain_lstm_stack_keeps_all_layers_in_one_buffer(residual, shared):
+    """A plain LSTM stack at B > 1 writes each layer's h where the next layer reads its input
+    (one skewed buffer, no copies between layers); a residual stack cannot, and copies."""
+    stack = StackedRNN(3, 4, num_layers=3, cell="lstm", residual=residual)
+    x = np.random.default_rng(0).standard_normal((5, 2, 3))
+    hs = stack.forward(x)._seqs["h"]
+    assert all(np.may_share_memory(a, b) for a, b in itertools.pairwise(hs)) is shared
+    lean = stack.forward(x, grad=False)
+    np.testing.assert_array_equal(lean.output, stack.forward(x).output)
 
 
 @pytest.mark.parametrize("cell", CELLS)

@@ -7,6 +7,9 @@ stack in ``stack.py`` is one skeleton:
     forward(k, X, h0, c0, grad)           X (T, B, in) -> h_t and c_t (or None) as (T, B, H)
                                           arrays (views allowed), and a cache for backward
                                           (None if not grad: nothing kept but the states)
+    stack_buffers(X, L, H)  (optional)    one buffer for a plain stack's states, one view z
+                                          per layer, passed as forward(..., z=z): each layer
+                                          writes its h where the next one reads its input
     backward(k, cache, dH, dh, dc, ws)    dLoss/dH (T, B, H) -> dX (T, B, in), weight grads,
                                           dh0, dc0 (B, H), and dLoss/dh_t of every step
                                           (T, ...) including the path through time; its

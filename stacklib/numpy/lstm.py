@@ -3,11 +3,15 @@
     i, f, o = σ(·);  g = tanh(·);  c' = f ⊙ c + i ⊙ g;  h' = o ⊙ tanh(c')
 
 Layout, chosen by measurement (``scripts/bench_stack.py``): inside the layer every per-step
-quantity is feature-major, (features, B). For B > 1 the step's product is W (4H, in + H + 1) @
-z_t with z_t = [x_t; h_{t-1}; 1] (in + H + 1, B): input, recurrence and bias in one GEMM written
+quantity is feature-major, (features, B). For B > 1 the step's product is W (4H, in + 1 + H) @
+z_t with z_t = [x_t; 1; h_{t-1}] (in + 1 + H, B): input, bias and recurrence in one GEMM written
 straight into the step's gate block. OpenBLAS runs this shape about a quarter faster than the
 batch-major h (B, H) @ W (H, 4H), and at B = 32 a GEMM per step is as fast per flop as one
-hoisted input GEMM plus a recurrent one, minus a pass over all gates to add them. At B = 1 the
+hoisted input GEMM plus a recurrent one, minus a pass over all gates to add them (re-measured:
+the hoisted input GEMM saves ~12 % of the GEMM time, the per-step add costs it back). In a
+plain stack all layers' z share one skewed buffer (``LSTM.stack_buffers``): layer l writes h_t
+where layer l + 1 reads x_t, so nothing is copied between layers and a pass touches no more
+fresh memory than its states need (fresh pages cost a fault and zeroing each). At B = 1 the
 products are matrix-vector (memory-bound), so the input terms of all steps are hoisted into one
 GEMM first. Each of a step's four gate blocks is one contiguous (H, B) slab, so every
 elementwise call runs over contiguous memory (NumPy is about twice as fast there as on strided
@@ -70,45 +74,72 @@ class LSTM:
         H, dt = gh // 4, w["w_ih"].dtype
         half = half_scale(gh, 3 * H, dt)[:, None]  # o, i, f: σ(a) = (1 + tanh(a/2)) / 2
         b = bias_or_zeros(w, "b_ih", gh, dt) + bias_or_zeros(w, "b_hh", gh, dt)
-        # w (4H, in + H + 1) = [W_ih | W_hh | b], gate rows (o, i, f, g), prescaled
-        cat = _blocks(np.concatenate([w["w_ih"], w["w_hh"], b[:, None]], axis=1),
+        # w (4H, in + 1 + H) = [W_ih | b | W_hh], gate rows (o, i, f, g), prescaled
+        cat = _blocks(np.concatenate([w["w_ih"], b[:, None], w["w_hh"]], axis=1),
                       _TORCH_TO_OIFG) * half
         # B = 1 reads the three parts apart: GEMV on a strided matrix is ~1.5x slower, and
         # h @ W_hh^T on a contiguous (H, 4H) copy ~8 % faster than W_hh @ h
-        wx, bx = np.ascontiguousarray(cat[:, :n_in]), cat[:, -1].copy()
-        wh_t = np.ascontiguousarray(cat[:, n_in : n_in + H].T)
+        wx, bx = np.ascontiguousarray(cat[:, :n_in]), cat[:, n_in].copy()
+        wh_t = np.ascontiguousarray(cat[:, n_in + 1 :].T)
         return Kernels(w=cat, wx=wx, wh_t=wh_t, b=bx,
                        w_ih=w["w_ih"], w_hh=np.ascontiguousarray(w["w_hh"]),  # backward
                        w_hh_t=np.ascontiguousarray(w["w_hh"].T))
 
-    def forward(self, k, X, h0, c0, grad=True):
+    @staticmethod
+    def stack_buffers(X, num_layers, H):
+        """The states of a whole plain stack in one buffer, so that no layer copies its input.
+
+        S (T + L, in + L (H + 1), B) holds, for every step, the rows [x; 1; h^1; 1; h^2; ...;
+        1; h^L], skewed: layer l (0-based) reads z_l[t] = [x^l_t; 1; h^l_{t-1}] = S[t + l,
+        rows of x^l, its 1, h^l] and writes h^l_t into S[t + l + 1, rows of h^l], which is
+        exactly where layer l + 1 reads its input x^(l+1)_t. Returns the L views z_l (T + 1,
+        in_l + 1 + H, B), the first one's input rows already holding X (T, B, in); None at
+        B = 1, where forward reads X directly and keeps h apart (matrix-vector products).
+        """
+        T, B, n_in = X.shape
+        if B == 1:
+            return None
+        S = np.empty((T + num_layers, n_in + num_layers * (H + 1), B), X.dtype)
+        S[:T, :n_in] = X.transpose(0, 2, 1)
+        zs, lo = [], 0
+        for layer in range(num_layers):
+            width = n_in if layer == 0 else H
+            zs.append(S[layer : layer + T + 1, lo : lo + width + 1 + H])
+            lo += width + 1  # the next layer's input rows are this layer's h rows
+        return zs
+
+    def forward(self, k, X, h0, c0, grad=True, z=None):
         T, B, n_in = X.shape
         H = k.w.shape[0] // 4
-        # z[t] = [x_t; h_{t-1}; 1] (in + H + 1, B), so that one product w @ z[t] gives all four
-        # gate pre-activations of step t (input, recurrence and bias) straight into block t
+        # z[t] = [x_t; 1; h_{t-1}] (in + 1 + H, B), so that one product w @ z[t] gives all four
+        # gate pre-activations of step t (input, bias and recurrence) straight into block t
         # (o, i, f, g, c_{t-1}), each row (H, B); step t writes c_t under the gates of block
-        # t + 1 and h_t into z[t + 1]; tc[t] = tanh(c_t). Kept for backward (and always at
-        # B = 1, where the blocks also hold the hoisted input terms): one block per step, so
-        # cs = blk[:, 4]. Without grad at B > 1, two blocks take turns and c_t is copied out:
-        # they stay in cache, and the pass touches 60 % less fresh memory (measured up to 15 %
-        # faster at B = 32).
+        # t + 1 and h_t into z[t + 1]; tc[t] = tanh(c_t). z comes from stack_buffers (its input
+        # rows already hold X) or is made here; at B = 1 there is no z, only hs. Kept for
+        # backward (and always at B = 1, where the blocks also hold the hoisted input terms):
+        # one block per step, so cs = blk[:, 4]. Without grad at B > 1, two blocks take turns
+        # (they stay in cache: the pass touches 60 % less fresh memory, up to 15 % faster at
+        # B = 32) and c_T is the only cell state returned.
         keep = grad or B == 1
-        z, blk, tc, cs = carve(X.dtype, (T + 1, n_in + H + 1, B), (T + 1 if keep else 2, 5, H, B),
-                               (T if keep else 1, H, B), (0 if keep else T + 1, H, B))
-        cs = blk[:, 4] if keep else cs
-        hs = z[:, n_in:-1]
-        hs[0], cs[0], blk[0, 4] = h0.T, c0.T, c0.T
-        ic = np.empty((2, H, B), X.dtype)
-        if B > 1:
+        own = z is None and B > 1
+        blk, tc, ic, hs, z_own = carve(X.dtype, (T + 1 if keep else 2, 5, H, B),
+                                       (T if keep else 1, H, B), (2, H, B),
+                                       (T + 1 if B == 1 else 0, H, B),
+                                       (T + 1, n_in + 1 + H, B) if own else (0, 0, 0))
+        if own:
+            z = z_own
             z[:T, :n_in] = X.transpose(0, 2, 1)
-            z[:, -1] = 1.0
+        if B > 1:
+            hs = z[:, n_in + 1 :]
+        hs[0], blk[0, 4] = h0.T, c0.T
+        if B > 1:
+            z[:, n_in] = 1.0
             n, m = len(blk), len(tc)
-            for t in range(T):
-                b, nxt = blk[t % n], blk[(t + 1) % n]
-                _matmul(k.w, z[t], b[:4].reshape(4 * H, B))
-                _update(b, nxt[4], tc[t % m], hs[t + 1], ic)
-                if not keep:
-                    cs[t + 1] = nxt[4]
+            gates = blk[:, :4].reshape(n, 4 * H, B)  # the GEMM's view of each block
+            for t, zt in enumerate(z[:T]):
+                b = blk[t % n]
+                _matmul(k.w, zt, gates[t % n])
+                _update(b, blk[(t + 1) % n, 4], tc[t % m], hs[t + 1], ic)
         else:  # matrix-vector products: hoist the input terms of all steps into one GEMM first
             blk_, hs_, tc_, ic = _vectors(B, blk, hs, tc, ic)
             pre = blk_[:T, :4].reshape(T, 4 * H)  # a view: rows 5H apart
@@ -119,8 +150,10 @@ class LSTM:
             for gt, h, b, c, tc_t, h_next in steps:  # iterating yields views: cheaper than [t]
                 _add(gt, _matmul(h, k.wh_t, rec), gt)
                 _update(b, c, tc_t, h_next, ic)
+        # c_t of every step (c_T alone without grad at B > 1: the blocks took turns)
+        cs = blk[:, 4] if keep else blk[T % len(blk), 4][None]
         cache = {"X": X, "hs": hs, "cs": cs, "g": blk[:T, :4], "tc": tc} if grad else None
-        return hs[1:].transpose(0, 2, 1), cs[1:].transpose(0, 2, 1), cache  # (T, B, H) views
+        return hs[1:].transpose(0, 2, 1), cs[-T:].transpose(0, 2, 1), cache  # (T, B, H) views
 
     @staticmethod
     def named_gates(cache):

@@ -64,7 +64,10 @@ class StackOutput:
 
     @cached_property
     def c(self) -> np.ndarray | None:
-        """(L, T, B, H): every layer's c at every step (LSTM only)."""
+        """(L, T, B, H): every layer's c at every step (LSTM only; not kept by grad=False)."""
+        if self._seqs["c"] is not None and not self._cache["grad"]:
+            raise ValueError("c: this output was computed with forward(..., grad=False), which "
+                             "keeps only the last cell state (c_n); run forward with grad=True")
         return self._stacked("c")
 
     @cached_property
@@ -200,10 +203,11 @@ class StackedRNN:
     def forward(self, x, hx=None, *, train=False, rng=None, grad=True) -> StackOutput:
         """Run the stack. ``train=True`` applies inter-layer dropout (masks drawn from ``rng``).
 
-        ``grad=False`` is inference (what ``torch.no_grad()`` is to torch): only the states are
-        kept (``output``, ``h_n``, ``c_n``, ``h``, ``c``, ``layer_outputs``), not the gates and
-        other intermediates backward needs, so the pass is faster and lighter;
-        ``backward()`` and ``gates()`` of its output raise ``ValueError``.
+        ``grad=False`` is inference (what ``torch.no_grad()`` is to torch): only the hidden
+        states and the final cell states are kept (``output``, ``h_n``, ``c_n``, ``h``,
+        ``layer_outputs``), not the gates, the cell state of every step and the other
+        intermediates backward needs, so the pass is faster and lighter; ``backward()``,
+        ``gates()`` and ``c`` of its output raise ``ValueError``.
         """
         X, unbatched, h0, c0 = self._inputs(x, hx)
         drop = train and self.dropout > 0 and self.num_layers > 1
@@ -211,9 +215,15 @@ class StackedRNN:
         layers, inp = [], X
         L, lstm = self.num_layers, self.cell == "lstm"
         seqs = {"h": [], "c": [] if lstm else None, "u": []}
+        # A plain stack feeds each layer's h straight to the next: a cell that offers
+        # stack_buffers keeps all layers' states in one buffer laid out so (no copies).
+        share = getattr(self._cell, "stack_buffers", None)
+        zs = share(X, L, self.hidden_size) if share and not (
+            self.layer_norm or self.residual or drop) else None
+        bufs = [{}] * L if zs is None else [{"z": z} for z in zs]
         for k, kern in enumerate(self.kernels()):
             hseq, cseq, cache = self._cell.forward(kern, inp, h0[k], c0[k] if lstm else None,
-                                                   grad)
+                                                   grad, **bufs[k])
             seqs["h"].append(hseq)
             if lstm:
                 seqs["c"].append(cseq)
