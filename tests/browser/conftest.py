@@ -101,6 +101,14 @@ class Web:
             " && window.StackA11y && !window.StackA11y.pending",
             timeout=timeout)
 
+    def press(self, widget, attr: str, presses) -> None:
+        """Press keys in turn on the focused control; after each (key, want) with want not None,
+        the widget's ``attr`` must read want (the message names the key)."""
+        for key, want in presses:
+            self.page.keyboard.press(key)
+            if want is not None:
+                assert widget.get_attribute(attr) == want, f"{key}: {attr}"
+
     def widget(self, name: str, rel: str | None = None):
         """Open the page of widget `name`; return its `.widget` locator, checked live."""
         self.goto(PAGES[name] if rel is None else rel)

@@ -39,11 +39,8 @@ def test_hero_steps_light_the_lamps_bottom_to_top(web):
 def test_hero_keyboard(web):
     w = web.widget("hero-lamps")
     w.get_by_role("button", name="Restart").focus()
-    web.page.keyboard.press("Enter")
-    for key, pos in [("ArrowRight", "1"), ("ArrowRight", "2"), ("ArrowLeft", "1"), ("End", "30"),
-                     ("Home", "0")]:
-        web.page.keyboard.press(key)
-        assert w.get_attribute("data-pos") == pos, key
+    web.press(w, "data-pos", [("Enter", None), ("ArrowRight", "1"), ("ArrowRight", "2"),
+                              ("ArrowLeft", "1"), ("End", "30"), ("Home", "0")])
     w.get_by_role("button", name="Play").focus()
     web.page.keyboard.press("Space")
     assert w.get_attribute("data-playing") == "true"
@@ -145,15 +142,8 @@ def test_follow_dot_steps_in_data_flow_order(web):
 def test_follow_dot_keyboard(web):
     w = web.widget("follow-dot")
     w.get_by_role("button", name="Next step").focus()
-    web.page.keyboard.press("Enter")
-    web.page.keyboard.press("ArrowRight")
-    assert w.get_attribute("data-step") == "2"
-    web.page.keyboard.press("End")
-    assert w.get_attribute("data-step") == "5"
-    web.page.keyboard.press("ArrowRight")  # clamped
-    assert w.get_attribute("data-step") == "5"
-    web.page.keyboard.press("Home")
-    assert w.get_attribute("data-step") == "0"
+    web.press(w, "data-step", [("Enter", "1"), ("ArrowRight", "2"), ("ArrowLeft", "1"),
+                               ("End", "5"), ("ArrowRight", "5"), ("Home", "0")])  # clamped
 
 
 # --- §05 price --------------------------------------------------------------------------------
@@ -246,13 +236,9 @@ def test_live_stack_word_jump_and_probe_switch(web):
 def test_live_stack_keyboard_and_play(web):
     w = web.widget("live-stack")
     w.get_by_role("button", name="Next").focus()
-    web.page.keyboard.press("Enter")
-    web.page.keyboard.press("ArrowRight")
-    assert w.get_attribute("data-word") == "2"
-    web.page.keyboard.press("End")
-    assert w.get_attribute("data-word") == str(len(_stacks()["probes"][0]["words"]))
-    web.page.keyboard.press("Home")
-    assert w.get_attribute("data-word") == "1"
+    last = str(len(_stacks()["probes"][0]["words"]))
+    web.press(w, "data-word", [("Enter", "1"), ("ArrowRight", "2"), ("ArrowLeft", "1"),
+                               ("End", last), ("ArrowRight", last), ("Home", "1")])  # clamped
     w.get_by_role("button", name="Play").click()
     web.page.wait_for_function("() => +document.querySelector('[data-widget=live-stack]')"
                                ".dataset.word >= 2")
