@@ -7,6 +7,7 @@ reader never meets a NumPy broadcasting accident or a silent wrong number.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from numbers import Integral
 
 import numpy as np
@@ -76,6 +77,21 @@ def check_keys(name: str, state, expected, what: str) -> None:
     if missing or unexpected:
         raise ValueError(f"{name}: keys do not match {what}; "
                          f"missing keys {missing}, unexpected keys {unexpected}")
+
+
+def check_state(name: str, state, shapes, what: str, convert=None) -> dict:
+    """A state dict checked whole before anything is loaded: a mapping with exactly the names
+    of ``shapes`` (see ``check_keys``), each value, after ``convert(key, value)`` if given, of
+    its shape. Returns {key: converted value} in the order of ``shapes``."""
+    if not isinstance(state, Mapping):
+        raise ValueError(f"{name}: expected a mapping name -> array, got {type(state).__name__}")
+    check_keys(name, state, shapes, what)
+    values = {}
+    for key, shape in shapes.items():
+        value = state[key] if convert is None else convert(key, state[key])
+        check_shape(key, value, shape)
+        values[key] = value
+    return values
 
 
 def check_shape(name: str, array: np.ndarray, expected: tuple[int, ...], what: str = "") -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from stacklib._validate import GATES, check_keys, check_shape
+from stacklib._validate import GATES, check_state
 from stacklib.params import param_shapes
 
 _NONLINEARITIES = ("tanh", "relu", "linear")
@@ -96,9 +96,7 @@ def _keras_weights(
         )
     use_bias = "bias_ih_l0" in state
     expected = param_shapes(cell, input_size, H, num_layers, bias=use_bias)
-    check_keys("flat_state_dict", state, expected, f"a {num_layers}-layer {cell!r} stack")
-    for key, shape in expected.items():
-        check_shape(key, state[key], shape)
+    check_state("flat_state_dict", state, expected, f"a {num_layers}-layer {cell!r} stack")
 
     def gru_order(a: np.ndarray) -> np.ndarray:  # blocks (r, z, n) -> (z, r, h) along axis 0
         r, z, n = np.split(a, 3, axis=0)

@@ -26,10 +26,10 @@ from stacklib._validate import (
     as_float_array,
     check_cell,
     check_dropout,
-    check_keys,
     check_nonlinearity,
     check_positive_int,
     check_shape,
+    check_state,
 )
 from stacklib.numpy import norm
 from stacklib.numpy.cells import CELL_TYPES
@@ -138,18 +138,15 @@ class StackedRNN:
         return {name: p.copy() for name, p in self._params.items()}
 
     def load_state_dict(self, state) -> None:
-        shapes = self.param_shapes()
-        check_keys("state_dict", state, shapes, f"this {self.num_layers}-layer {self.cell!r} "
-                   f"stack (bias={self.bias}, layer_norm={self.layer_norm})")
-        loaded = {}
-        for name, shape in shapes.items():
-            value = state[name]
+        def convert(name, value):
             if hasattr(value, "detach"):  # a torch tensor
                 value = value.detach().cpu().numpy()
-            array = as_float_array(f"state_dict[{name!r}]", value, self.dtype).copy()
-            check_shape(f"state_dict[{name!r}]", array, shape)
-            loaded[name] = array
-        self._params, self._kernels = loaded, None
+            return as_float_array(name, value, self.dtype).copy()
+
+        self._params = check_state("state_dict", state, self.param_shapes(),
+                                   f"this {self.num_layers}-layer {self.cell!r} stack "
+                                   f"(bias={self.bias}, layer_norm={self.layer_norm})", convert)
+        self._kernels = None
 
     def num_params(self) -> int:
         return int(sum(p.size for p in self._params.values()))

@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from stacklib._validate import check_keys, check_shape
+from stacklib._validate import check_state
 
 from ._checks import check_config, check_hx, check_input
 from .cells import CELLS
@@ -140,17 +140,12 @@ class StackedRNN(nn.Module):
 
         Keys must match exactly and shapes strictly; nothing is loaded if anything is wrong.
         """
-        if not isinstance(state, Mapping):
-            raise ValueError(f"state: expected a mapping name -> array, got {type(state).__name__}")
         params = self._flat_params()
-        check_keys("state", state, params, f"a {self.num_layers}-layer {self.cell!r} stack "
-                   f"(bias={self.bias}, layer_norm={self.layer_norm})")
-        values = {}
-        for key, p in params.items():
-            v = state[key]
-            v = v.detach() if isinstance(v, Tensor) else torch.as_tensor(np.asarray(v))
-            check_shape(key, v, p.shape)
-            values[key] = v
+        values = check_state(
+            "state", state, {k: p.shape for k, p in params.items()},
+            f"a {self.num_layers}-layer {self.cell!r} stack (bias={self.bias}, "
+            f"layer_norm={self.layer_norm})",
+            lambda _, v: v.detach() if isinstance(v, Tensor) else torch.as_tensor(np.asarray(v)))
         with torch.no_grad():
             for key, p in params.items():
                 p.copy_(values[key].to(dtype=p.dtype, device=p.device))
