@@ -73,9 +73,9 @@ def test_load_state_dict_rejects_wrong_weights():
         stack.load_state_dict({k: v for k, v in good.items() if k != "bias_ih_l0"})
     with pytest.raises(ValueError, match="unexpected keys"):
         stack.load_state_dict(dict(good, weight_ih_l2=np.zeros((16, 4))))
-    with pytest.raises(ValueError, match="bias_hh_l0.*finite"):
+    with pytest.raises(ValueError, match=r"bias_hh_l0.*finite"):
         stack.load_state_dict(dict(good, bias_hh_l0=np.full(16, np.inf)))
-    with pytest.raises(ValueError, match="state_dict: expected a mapping name -> array, got list"):
+    with pytest.raises(ValueError, match=r"state_dict: expected a mapping name -> array, got list"):
         stack.load_state_dict(list(good.values()))
     np.testing.assert_array_equal(stack.state_dict()["weight_hh_l1"], good["weight_hh_l1"])
 
