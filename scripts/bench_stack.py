@@ -22,6 +22,15 @@ OpenBLAS: on some processors this workplace sets OPENBLAS_CORETYPE / OPENBLAS_L2
 OpenBLAS builds crash without them); they force a slower kernel on a current NumPy. The script
 re-executes itself once with both unset (in that process only: tests and CI keep them) and prints
 the kernel OpenBLAS then runs; ``--keep-openblas-env`` measures with them as set.
+
+Memory: in the same re-executed process glibc's malloc keeps what a pass frees (mmap threshold
+256 MiB, trim threshold 1 GiB) instead of returning large blocks to the OS, where the next pass
+gets them back one page fault and one zeroed page at a time. With glibc's defaults which side
+pays that depends on the history of the process (its threshold moves with every large block
+freed), not on the code: torch.nn's LSTM forward+backward at B=32, L=3 took ~17,700 page faults
+per call here (124 ms, against 75 ms without them), stacklib.numpy's ~2,400, which made
+stacklib.numpy's ratio look 0.2-0.35x better than it is. ``--glibc-malloc-defaults`` measures
+with glibc's defaults.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ import sys
 
 OPENBLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 REEXEC_MARK = "STACKLIB_BENCH_UNSET_OPENBLAS"
+MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": str(256 << 20), "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
 T, X, H = 50, 300, 256
 TARGETS = {"fwd": 1.67, "fwd+bwd": 1.43}  # NumPy LSTM time / nn.LSTM time, L=3, B=32 and B=1
 # Untimed pause before each timed call. torch's idle OpenMP workers spin for ~10 ms after every
@@ -56,6 +66,9 @@ def parse_args(argv):
                    help=f"untimed busy pause before each timed call, s (default {SETTLE_S})")
     p.add_argument("--keep-openblas-env", action="store_true",
                    help="do not unset OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE for this run")
+    p.add_argument("--glibc-malloc-defaults", action="store_true",
+                   help="keep glibc's malloc thresholds (passes then pay page faults to get "
+                        "freed memory back, how many depends on the history of the process)")
     a = p.parse_args(argv)
     a.cells = a.cells or (["lstm"] if a.quick else ["rnn", "gru", "lstm"])
     a.layers = a.layers or ([3] if a.quick else [1, 2, 3, 4])
@@ -67,11 +80,16 @@ def parse_args(argv):
 
 
 def settle_environment(args):
-    """Before NumPy is imported: drop the OpenBLAS overrides (re-exec) and fix thread counts."""
+    """Before NumPy is imported: drop the OpenBLAS overrides and fix glibc's malloc thresholds
+    (both are read when the libraries load: one re-exec), and fix thread counts."""
     found = {k: os.environ[k] for k in OPENBLAS_VARS if k in os.environ}
-    if found and not args.keep_openblas_env:
-        env = {k: v for k, v in os.environ.items() if k not in OPENBLAS_VARS}
-        env[REEXEC_MARK] = " ".join(f"{k}={v}" for k, v in found.items())
+    drop = {} if args.keep_openblas_env else found
+    malloc = {} if args.glibc_malloc_defaults else {
+        k: v for k, v in MALLOC_ENV.items() if os.environ.get(k) != v}
+    if (drop or malloc) and REEXEC_MARK not in os.environ:
+        env = {k: v for k, v in os.environ.items() if k not in drop}
+        env.update(malloc)
+        env[REEXEC_MARK] = " ".join(f"{k}={v}" for k, v in drop.items())
         os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), *sys.argv[1:]], env)
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = str(args.threads)
@@ -79,7 +97,7 @@ def settle_environment(args):
     # torch's second OpenMP thread needs: nn.LSTM forward measured 33 ms alone, 131 ms right after
     # a NumPy run. 2^20 cycles (~0.4 ms) still spans the gaps between NumPy's calls in a loop.
     os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "20")
-    if REEXEC_MARK in os.environ:
+    if os.environ.get(REEXEC_MARK):
         return f"unset for this run (were {os.environ[REEXEC_MARK]})"
     if found:
         kept = " ".join(f"{k}={v}" for k, v in found.items())
@@ -137,6 +155,7 @@ def competitors(cell, B, L):
              ("stacklib.numpy", "fwd+bwd"): np_fwd_bwd}
     if cell == "lstm":
         comps[("numpy GEMMs only", "fwd")] = lstm_gemm_floor(np_stack, xn)
+        comps[("numpy GEMMs only", "fwd+bwd")] = lstm_gemm_floor(np_stack, xn, backward=True)
     if st_mod is not None:
         def st_fwd():
             with torch.no_grad():
@@ -145,27 +164,49 @@ def competitors(cell, B, L):
     return comps, note
 
 
-def lstm_gemm_floor(np_stack, xn):
-    """The NumPy LSTM forward's matrix products alone, on preallocated buffers (no elementwise
-    work, no allocation): the floor BLAS sets for stacklib.numpy on this machine."""
+def lstm_gemm_floor(np_stack, xn, backward=False):
+    """The NumPy LSTM's matrix products alone, on preallocated buffers (no elementwise work, no
+    allocation): the floor BLAS sets for stacklib.numpy on this machine. The forward's products;
+    with ``backward``, also the backward's: per step dh_{t-1} = W_hh^T dg_t, then per layer
+    dW_ih = dG X, dW_hh = dG H_prev (bias: a row sum, not a product) and dX = dG^T W_ih."""
     import numpy as np
 
     T, B, _ = xn.shape
+    rng = np.random.default_rng(0)
     bufs = []
     for k in np_stack.kernels():
-        K, G = k.w.shape[1], k.w.shape[0]
-        z = np.random.default_rng(0).standard_normal((T + 1, K, B)).astype(np.float32)
-        bufs.append((k, z, np.empty((G, B), np.float32), np.empty((T, G), np.float32)))
+        (G, K), (_, n_in), hid = k.w.shape, k.w_ih.shape, k.w_hh.shape[1]
+        f32 = lambda *shape: rng.standard_normal(shape).astype(np.float32)  # noqa: E731
+        bufs.append({"k": k, "z": f32(T + 1, K, B), "g": np.empty((G, B), np.float32),
+                     "pre": np.empty((T, G), np.float32), "dg": f32(T, G, B),
+                     "carry": np.empty((hid, B), np.float32), "d2": f32(G, T * B),
+                     "x": f32(T * B, n_in), "h": f32(T * B, hid),
+                     "dw_ih": np.empty((G, n_in), np.float32),
+                     "dw_hh": np.empty((G, hid), np.float32),
+                     "dx": np.empty((T * B, n_in), np.float32)})
 
     def run():
-        for k, z, g, pre in bufs:
+        for b in bufs:
+            k, z, g = b["k"], b["z"], b["g"]
             if B > 1:  # one [W_ih | b | W_hh] GEMM per step, into one step's buffer (grad=False)
                 for t in range(T):
                     np.matmul(k.w, z[t], out=g)
             else:  # hoisted input GEMM, then one GEMV per step
-                np.matmul(z[:T, : k.wx.shape[1], 0], k.wx.T, out=pre)
+                np.matmul(z[:T, : k.wx.shape[1], 0], k.wx.T, out=b["pre"])
                 for t in range(T):
                     np.matmul(z[t, : k.wh_t.shape[0], 0], k.wh_t, out=g[:, 0])
+        if not backward:
+            return
+        for b in reversed(bufs):
+            k, dg, carry, d2 = b["k"], b["dg"], b["carry"], b["d2"]
+            for t in range(T - 1, -1, -1):
+                if B > 1:
+                    np.matmul(k.w_hh_t, dg[t], out=carry)
+                else:
+                    np.matmul(dg[t, :, 0], k.w_hh, out=carry[:, 0])
+            np.matmul(d2, b["x"], out=b["dw_ih"])
+            np.matmul(d2, b["h"], out=b["dw_hh"])
+            np.matmul(d2.T, k.w_ih, out=b["dx"])
     return run
 
 
@@ -230,6 +271,10 @@ def main(argv=None):
     timeout = os.environ["OPENBLAS_THREAD_TIMEOUT"]
     print(f"OpenBLAS env: {openblas_note}; OPENBLAS_THREAD_TIMEOUT={timeout} (idle workers stop "
           f"spinning after 2^{timeout} cycles)")
+    fixed = all(os.environ.get(k) == v for k, v in MALLOC_ENV.items())
+    print("glibc malloc: " + ("freed memory kept for reuse (MALLOC_MMAP_THRESHOLD_=256 MiB, "
+                              "MALLOC_TRIM_THRESHOLD_=1 GiB)" if fixed else
+                              "defaults (passes may pay page faults to get freed memory back)"))
     print(f"T={T} x={X} h={H} float32. ms: median over interleaved rounds. x nn: median over "
           "rounds of time / torch.nn time of the same pass, the two run in turn, "
           f"{args.settle * 1e3:.0f} ms apart.")
