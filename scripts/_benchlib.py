@@ -1,7 +1,8 @@
-"""Helpers of ``bench_stack.py``: thread pinning, timing in turns, FLOP counts, the table.
+"""Helpers of ``bench_stack.py``: thread pinning, timing in turns, FLOP counts, GEMM floors, the
+table.
 
-Imported only after ``bench_stack.py`` has settled the process environment (OpenBLAS variables,
-thread counts), because NumPy's BLAS reads them when it is loaded.
+Imported only after ``bench_stack.py`` has settled the process environment (OpenBLAS and malloc
+variables, thread counts), because NumPy's BLAS and glibc read them when they are loaded.
 """
 
 from __future__ import annotations
@@ -82,6 +83,50 @@ def gemm_competitors(T, B, h, G):
     comps = {"gemm numpy": lambda: np.matmul(a, b, out=out),
              "gemm torch": lambda: torch.matmul(ta, tb, out=tout)}
     return comps, 2.0 * m * k * n
+
+
+def lstm_gemm_floor(np_stack, xn, backward=False):
+    """The NumPy LSTM's matrix products alone, on preallocated buffers (no elementwise work, no
+    allocation): the floor BLAS sets for stacklib.numpy on this machine. The forward's products;
+    with ``backward``, also the backward's: per step dh_{t-1} = W_hh^T dg_t, then per layer
+    dW_ih = dG X, dW_hh = dG H_prev (bias: a row sum, not a product) and dX = dG^T W_ih."""
+    T, B, _ = xn.shape
+    rng = np.random.default_rng(0)
+    bufs = []
+    for k in np_stack.kernels():
+        (G, K), (_, n_in), hid = k.w.shape, k.w_ih.shape, k.w_hh.shape[1]
+        f32 = lambda *shape: rng.standard_normal(shape).astype(np.float32)  # noqa: E731
+        bufs.append({"k": k, "z": f32(T + 1, K, B), "g": np.empty((G, B), np.float32),
+                     "pre": np.empty((T, G), np.float32), "dg": f32(T, G, B),
+                     "carry": np.empty((hid, B), np.float32), "d2": f32(G, T * B),
+                     "x": f32(T * B, n_in), "h": f32(T * B, hid),
+                     "dw_ih": np.empty((G, n_in), np.float32),
+                     "dw_hh": np.empty((G, hid), np.float32),
+                     "dx": np.empty((T * B, n_in), np.float32)})
+
+    def run():
+        for b in bufs:
+            k, z, g = b["k"], b["z"], b["g"]
+            if B > 1:  # one [W_ih | b | W_hh] GEMM per step, into one step's buffer (grad=False)
+                for t in range(T):
+                    np.matmul(k.w, z[t], out=g)
+            else:  # hoisted input GEMM, then one GEMV per step
+                np.matmul(z[:T, : k.wx.shape[1], 0], k.wx.T, out=b["pre"])
+                for t in range(T):
+                    np.matmul(z[t, : k.wh_t.shape[0], 0], k.wh_t, out=g[:, 0])
+        if not backward:
+            return
+        for b in reversed(bufs):
+            k, dg, carry, d2 = b["k"], b["dg"], b["carry"], b["d2"]
+            for t in range(T - 1, -1, -1):
+                if B > 1:
+                    np.matmul(k.w_hh_t, dg[t], out=carry)
+                else:
+                    np.matmul(dg[t, :, 0], k.w_hh, out=carry[:, 0])
+            np.matmul(d2, b["x"], out=b["dw_ih"])
+            np.matmul(d2, b["h"], out=b["dw_hh"])
+            np.matmul(d2.T, k.w_ih, out=b["dx"])
+    return run
 
 
 def format_table(rows):
