@@ -1,8 +1,8 @@
 """Helpers of ``bench_stack.py``: thread pinning, timing in turns, FLOP counts, GEMM floors, the
 table.
 
-Imported only after ``bench_stack.py`` has settled the process environment (OpenBLAS and malloc
-variables, thread counts), because NumPy's BLAS and glibc read them when they are loaded.
+Imported only after ``bench_stack.py`` has settled the process environment (OpenBLAS variables,
+thread counts), because NumPy's BLAS reads them when it is loaded.
 """
 
 from __future__ import annotations
