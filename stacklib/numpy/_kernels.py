@@ -55,7 +55,7 @@ class Workspace:
     ``carve`` hands out arrays like the function ``carve``, from one buffer that is kept and
     grown as needed: what it handed out before is overwritten by its next call. A pass through
     L layers thus touches fresh memory once instead of L times (at B = 32 the LSTM backward
-    needs ~26 MB of scratch per layer; fresh pages cost a fault and zeroing each).
+    needs ~13 MB of scratch per layer; fresh pages cost a fault and zeroing each).
     """
 
     def __init__(self):
