@@ -85,47 +85,46 @@ def gemm_competitors(T, B, h, G):
     return comps, 2.0 * m * k * n
 
 
-def lstm_gemm_floor(np_stack, xn, backward=False):
+def lstm_gemm_floor(np_stack, xn, backward=False, blas="numpy"):
     """The NumPy LSTM's matrix products alone, on preallocated buffers (no elementwise work, no
     allocation): the floor BLAS sets for stacklib.numpy on this machine. The forward's products;
     with ``backward``, also the backward's: per step dh_{t-1} = W_hh^T dg_t, then per layer
-    dW_ih = dG X, dW_hh = dG H_prev (bias: a row sum, not a product) and dX = dG^T W_ih."""
+    dW_ih = dG X, dW_hh = dG H_prev (bias: a row sum, not a product) and dX = dG^T W_ih.
+
+    ``blas="torch"`` runs the very same products, same shapes and memory layouts, through
+    ``torch.matmul`` (MKL) instead of NumPy's OpenBLAS: the two rows side by side show how much
+    of the gap to torch.nn is the BLAS library's, not stacklib's."""
     T, B, _ = xn.shape
     rng = np.random.default_rng(0)
-    bufs = []
+    fwd, bwd = [], []  # (a, b, out) of every product, in call order
     for k in np_stack.kernels():
         (G, K), (_, n_in), hid = k.w.shape, k.w_ih.shape, k.w_hh.shape[1]
         f32 = lambda *shape: rng.standard_normal(shape).astype(np.float32)  # noqa: E731
-        bufs.append({"k": k, "z": f32(T + 1, K, B), "g": np.empty((G, B), np.float32),
-                     "pre": np.empty((T, G), np.float32), "dg": f32(T, G, B),
-                     "carry": np.empty((hid, B), np.float32), "d2": f32(G, T * B),
-                     "x": f32(T * B, n_in), "h": f32(T * B, hid),
-                     "dw_ih": np.empty((G, n_in), np.float32),
-                     "dw_hh": np.empty((G, hid), np.float32),
-                     "dx": np.empty((T * B, n_in), np.float32)})
+        z, g, dg, carry, d2 = (f32(T + 1, K, B), np.empty((G, B), np.float32), f32(T, G, B),
+                               np.empty((hid, B), np.float32), f32(G, T * B))
+        if B > 1:  # one [W_ih | b | W_hh] GEMM per step, into one step's buffer (grad=False)
+            fwd += [(k.w, z[t], g) for t in range(T)]
+        else:  # hoisted input GEMM, then one GEMV per step
+            fwd.append((z[:T, : k.wx.shape[1], 0], k.wx.T, np.empty((T, G), np.float32)))
+            fwd += [(z[t, : k.wh_t.shape[0], 0], k.wh_t, g[:, 0]) for t in range(T)]
+        steps = [(k.w_hh_t, dg[t], carry) if B > 1 else (dg[t, :, 0], k.w_hh, carry[:, 0])
+                 for t in range(T - 1, -1, -1)]
+        bwd[:0] = [*steps, (d2, f32(T * B, n_in), np.empty((G, n_in), np.float32)),
+                   (d2, f32(T * B, hid), np.empty((G, hid), np.float32)),
+                   (d2.T, k.w_ih, np.empty((T * B, n_in), np.float32))]  # top layer first
+    calls = fwd + bwd if backward else fwd
+    outputs = [out for _, _, out in calls]
+    if blas == "torch":
+        # same memory; a vector as a 1-row matrix (torch resizes a vector out= of vector @ matrix)
+        calls = [tuple(torch.from_numpy(a if a.ndim == 2 else a[None]) for a in c) for c in calls]
+        mm = torch.matmul
+    else:
+        mm = np.matmul
 
     def run():
-        for b in bufs:
-            k, z, g = b["k"], b["z"], b["g"]
-            if B > 1:  # one [W_ih | b | W_hh] GEMM per step, into one step's buffer (grad=False)
-                for t in range(T):
-                    np.matmul(k.w, z[t], out=g)
-            else:  # hoisted input GEMM, then one GEMV per step
-                np.matmul(z[:T, : k.wx.shape[1], 0], k.wx.T, out=b["pre"])
-                for t in range(T):
-                    np.matmul(z[t, : k.wh_t.shape[0], 0], k.wh_t, out=g[:, 0])
-        if not backward:
-            return
-        for b in reversed(bufs):
-            k, dg, carry, d2 = b["k"], b["dg"], b["carry"], b["d2"]
-            for t in range(T - 1, -1, -1):
-                if B > 1:
-                    np.matmul(k.w_hh_t, dg[t], out=carry)
-                else:
-                    np.matmul(dg[t, :, 0], k.w_hh, out=carry[:, 0])
-            np.matmul(d2, b["x"], out=b["dw_ih"])
-            np.matmul(d2, b["h"], out=b["dw_hh"])
-            np.matmul(d2.T, k.w_ih, out=b["dx"])
+        for a, b, out in calls:
+            mm(a, b, out=out)
+    run.outputs = outputs  # NumPy arrays, for tests: what each product wrote
     return run
 
 

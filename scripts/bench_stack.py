@@ -3,8 +3,10 @@
 Times, in turns within one process, ``torch.nn`` RNN/GRU/LSTM (forward, and forward+backward with
 autograd), ``stacklib.numpy`` (forward, and forward + hand-written BPTT) and ``stacklib.torch``
 (forward), for B in {1, 32}, L in 1..4, T=50, x=300, h=256, float32, plus a float32 GEMM that gives
-the peak the GFLOP/s are compared to, and, for the LSTM, the NumPy forward's matrix products
-alone ("numpy GEMMs only"): the floor that BLAS sets for stacklib.numpy on this machine.
+the peak the GFLOP/s are compared to, and, for the LSTM, the NumPy stack's matrix products
+alone ("numpy GEMMs only"): the floor that BLAS sets for stacklib.numpy on this machine. "torch
+GEMMs only" runs the very same products (shapes, layouts, memory) through torch.matmul, i.e. MKL:
+the difference between the two rows is the BLAS library's, not stacklib's.
 Forward passes compare like with like: torch.nn under ``torch.no_grad()``, stacklib.numpy with
 ``grad=False`` (neither keeps what backward needs; both return the top layer's output and the
 final states, stacklib also every layer's h); "stacklib.numpy grad=True" is the forward that also
@@ -156,8 +158,10 @@ def competitors(cell, B, L):
     if cell == "lstm":
         from _benchlib import lstm_gemm_floor
 
-        comps[("numpy GEMMs only", "fwd")] = lstm_gemm_floor(np_stack, xn)
-        comps[("numpy GEMMs only", "fwd+bwd")] = lstm_gemm_floor(np_stack, xn, backward=True)
+        for blas in ("numpy", "torch"):
+            for mode in ("fwd", "fwd+bwd"):
+                comps[(f"{blas} GEMMs only", mode)] = lstm_gemm_floor(
+                    np_stack, xn, backward=mode == "fwd+bwd", blas=blas)
     if st_mod is not None:
         def st_fwd():
             with torch.no_grad():

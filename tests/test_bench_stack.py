@@ -1,0 +1,55 @@
+"""The speed benchmark runs, and its two GEMM floors compute the same products.
+
+Speed itself is never asserted here (this machine is noisy): ``scripts/bench_stack.py`` prints
+it. These tests keep the benchmark working and its comparison of BLAS libraries honest.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from _benchlib import lstm_gemm_floor
+
+from stacklib.numpy import from_torch
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("B", [1, 3])
+@pytest.mark.parametrize("backward", [False, True])
+def test_gemm_floors_compute_the_same_products(B, backward):
+    torch.manual_seed(0)
+    T, L = 4, 2
+    stack = from_torch(torch.nn.LSTM(5, 3, L), dtype=np.float32)
+    xn = np.zeros((T, B, 5), np.float32)
+    runs = {blas: lstm_gemm_floor(stack, xn, backward=backward, blas=blas)
+            for blas in ("numpy", "torch")}
+    per_layer = T + (B == 1)  # B = 1: a hoisted input GEMM, then one GEMV per step
+    want = L * per_layer + (L * (T + 3) if backward else 0)  # + recurrent steps, dW_ih, dW_hh, dX
+    for run in runs.values():
+        for out in run.outputs:
+            out[...] = np.nan
+        run()
+        assert len(run.outputs) == want
+        assert all(np.isfinite(out).all() for out in run.outputs)
+    for a, b in zip(runs["numpy"].outputs, runs["torch"].outputs, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_benchmark_runs_and_reports_every_row():
+    cmd = [sys.executable, str(ROOT / "scripts" / "bench_stack.py"), "--cells", "lstm",
+           "--layers", "1", "--batch", "1", "--budget", "0.05", "--settle", "0"]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    for impl in ("torch.nn", "stacklib.numpy", "numpy GEMMs only", "torch GEMMs only"):
+        for mode in ("fwd", "fwd+bwd"):
+            assert any(impl in line and mode in line.split() for line in out.splitlines()), (
+                impl, mode, out)
+    assert "glibc malloc: freed memory kept for reuse" in out
+    assert out.count("not measured in this run") == 4  # the targets are at L = 3
