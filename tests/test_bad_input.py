@@ -2,10 +2,12 @@
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stacklib.numpy import StackedRNN
+from stacklib.torch import StackedRNN as TorchStack
 
 CTOR = dict(input_size=3, hidden_size=4, num_layers=2)
 
@@ -128,3 +130,65 @@ def test_fuzz_constructor_arguments(value, field):
         assert 0.0 <= got < 1.0
     else:
         assert isinstance(got, int) and got >= 1
+
+
+# ------------------------------------------------------------ stacklib.torch.StackedRNN
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"num_layers": 0}, "num_layers"),
+        ({"hidden_size": 0}, "hidden_size"),
+        ({"input_size": -1}, "input_size"),
+        ({"input_size": 2.5}, "input_size"),
+        ({"cell": "transformer"}, "cell"),
+        ({"cell": "gru", "nonlinearity": "relu"}, "nonlinearity"),
+        ({"cell": "lstm", "nonlinearity": "linear"}, "nonlinearity"),
+        ({"cell": "rnn", "nonlinearity": "sigmoid"}, "nonlinearity"),
+        ({"dropout": 1.0}, "dropout"),
+        ({"dropout": -0.1}, "dropout"),
+        ({"dropout": float("nan")}, "dropout"),
+        ({"residual": "yes"}, "residual"),
+    ],
+)
+def test_torch_stack_bad_constructor_arguments_raise(kwargs, match):
+    args = {"input_size": 3, "hidden_size": 4, "num_layers": 2} | kwargs
+    with pytest.raises(ValueError, match=match):
+        TorchStack(args.pop("input_size"), args.pop("hidden_size"), args.pop("num_layers"), **args)
+
+
+def test_torch_stack_bad_inputs_raise():
+    lstm = TorchStack(3, 4, 2, cell="lstm")
+    gru = TorchStack(3, 4, 2, cell="gru", batch_first=True)
+    x = torch.randn(5, 2, 3)
+    h = torch.zeros(2, 2, 4)
+    with pytest.raises(ValueError, match=r"x: expected shape \(T, B, 3\) .*got \(5, 2, 4\)"):
+        lstm(torch.randn(5, 2, 4))
+    with pytest.raises(ValueError, match=r"x: expected shape \(B, T, 3\)"):
+        gru(torch.randn(5, 2, 4))
+    with pytest.raises(ValueError, match=r"x: expected a 3-D .* got 4-D"):
+        lstm(torch.randn(1, 5, 2, 3))
+    with pytest.raises(ValueError, match=r"x: expected a 3-D .* got 1-D"):
+        lstm(torch.randn(3))
+    with pytest.raises(ValueError, match=r"x: expected dtype torch\.float32"):
+        lstm(x.double())
+    with pytest.raises(ValueError, match=r"x: expected a torch\.Tensor"):
+        lstm(x.numpy())
+    with pytest.raises(ValueError, match="x: expected at least one time step"):
+        lstm(torch.randn(0, 2, 3))
+    for bad in (float("nan"), float("inf")):
+        x_bad = x.clone()
+        x_bad[2, 1, 0] = bad
+        with pytest.raises(ValueError, match="x: contains NaN or inf"):
+            lstm(x_bad)
+    with pytest.raises(ValueError, match=r"hx: expected a tuple \(h0, c0\)"):
+        lstm(x, h)
+    with pytest.raises(ValueError, match=r"hx: c0 expected shape .* \(2, 2, 4\), got \(2, 3, 4\)"):
+        lstm(x, (h, torch.zeros(2, 3, 4)))
+    with pytest.raises(ValueError, match=r"hx: h0 expected shape .* \(2, 2, 4\), got \(1, 2, 4\)"):
+        gru(x.transpose(0, 1), h[:1])
+    with pytest.raises(ValueError, match="hx: expected a tensor h0"):
+        gru(x.transpose(0, 1), (h, h))
+    with pytest.raises(ValueError, match=r"hx: h0 expected shape .* = \(2, 4\)"):
+        lstm(x[:, 0], (h, h))  # unbatched input needs unbatched hx
+    with pytest.raises(ValueError, match="hx: h0 contains NaN"):
+        gru(x.transpose(0, 1), torch.full((2, 2, 4), float("nan")))
