@@ -23,7 +23,7 @@ def stacked_lstm(xs, h0, c0, weights, num_layers):
     outputs = []
     for x in xs:  # horizontal: through time
         below = x
-        for k in range(num_layers):  # vertical: the climb, inside ONE timestep
+        for k in range(num_layers):  # vertical: the climb, inside ONE timestep (k = 0 is layer 1)
             w = [weights[f"{part}_l{k}"] for part in PARTS]  # layer k's own weights: none shared
             h[k], c[k] = lstm_cell(below, h[k], c[k], *w)
             below = h[k]  # layer k's state is layer k+1's input at the SAME t

@@ -52,8 +52,8 @@ def growth_md(g: dict) -> str:
          fmt_int(d["recurrent_params"])],
         ["Jacobians on a path from the last output to $x_1$", s["jacobians_per_path"],
          d["jacobians_per_path"]],
-        ["Distinct such paths (time steps × layer crossings)", fmt_int(s["paths_to_first_input"]),
-         fmt_int(d["paths_to_first_input"])],
+        ["Distinct such paths (where the steps down a layer fall among the steps back in time)",
+         fmt_int(s["paths_to_first_input"]), fmt_int(d["paths_to_first_input"])],
         [r"Gradient norm reaching $h_1^{[1]}$ (unit norm injected at $y_T$)",
          sci(s["grad_norm_first_step_bottom"]), sci(d["grad_norm_first_step_bottom"])],
     ]

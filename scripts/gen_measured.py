@@ -21,7 +21,7 @@ def _latency(result: dict) -> str:
     rows = []
     for run in result["runs"]:
         h = run["hidden"]
-        scale = "the seed's sizes" if run["scale"] == "seed" else "the trained sizes"
+        scale = "the depth-vs-width sizes" if run["scale"] == "seed" else "the trained sizes"
         rows.append([
             f"{scale}: x = {run['input_size']}, T = {run['seq_len']}, B = {run['batch']}",
             f"{fmt_num(run['ms']['narrow1'], d)} ms (1×{h['narrow1']})",

@@ -35,7 +35,7 @@ runs the same single timestep $x_t$ from the same previous states, and prints th
 $y_t = h_t^{[2]}$, the output sequence and the final states $(h_n, c_n)$ — one row per layer.
 
 $$
-h_t^{[l]} = \mathrm{Cell}^{[l]}\left(h_{t-1}^{[l]},\; h_t^{[l-1]}\right), \qquad h_t^{[0]} = x_t
+h_t^{[l]} = \mathrm{Cell}^{[l]}\left(h_t^{[l-1]},\; h_{t-1}^{[l]}\right), \qquad h_t^{[0]} = x_t
 $$
 
 [Download this notebook](code_lab.ipynb) and run it with `numpy`, `torch` and `keras` installed.

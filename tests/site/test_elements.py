@@ -22,7 +22,7 @@ REQUIRED = {
     "index.html": ["Depth", "other dimension", "The keys to the cabinet are on the table.",
                    "one climb per timestep", "one memory per layer"],
     "02-motivation/index.html": ["One layer reads words. A stack reads the reading.",
-                                 "Hierarchy, not history", "Specialization emerges",
+                                 "Hierarchy, not history", "Specialisation emerges",
                                  "The price", "The sweet spot", "editor"],
     "03-blueprint/index.html": ["Anatomy of a stack", "Vertical = same timestep",
                                 "Horizontal = per-layer memory",
