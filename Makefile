@@ -4,6 +4,8 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 DOCS_VENV := .venv-docs
+# Where serve and preview listen (e.g. `make preview ADDR=127.0.0.1:8001` beside a running one).
+ADDR ?= 127.0.0.1:8000
 # Keep every tool's state inside the project, never in $HOME: the table of scripts/_toolenv.py
 # (tests/test_toolenv.py checks that these exports match it).
 export MPLCONFIGDIR := $(CURDIR)/.cache/mpl
@@ -49,14 +51,14 @@ generate: $(BIN)/.installed
 build: generate
 	$(BIN)/mkdocs build --strict
 
-## serve: the whole lecture on http://127.0.0.1:8000/ (venv, install, generate, build, serve)
-serve: build
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+## serve: the whole lecture on http://$(ADDR)/ (venv, install, generate, strict build, serve)
+serve: generate
+	$(BIN)/mkdocs serve --strict --dev-addr $(ADDR)
 
 ## preview: markdown-only contributors — no torch, uses the committed docs/generated/
 preview: $(DOCS_VENV)/.installed
 	STACK_EXECUTE_NOTEBOOK=false STACK_PRINT_SITE=false \
-	  $(DOCS_VENV)/bin/mkdocs serve --dirty --dev-addr 127.0.0.1:8000
+	  $(DOCS_VENV)/bin/mkdocs serve --dirty --dev-addr $(ADDR)
 
 ## check-docs: a prose-only change's checks, no torch: strict build of the pages, lint, spelling
 check-docs: $(DOCS_VENV)/.installed

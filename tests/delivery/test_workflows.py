@@ -48,7 +48,7 @@ def test_triggers():
     ci = yaml.safe_load((ROOT / ".github/workflows/ci.yml").read_text(encoding="utf-8"))
     deploy = yaml.safe_load((ROOT / ".github/workflows/deploy.yml").read_text(encoding="utf-8"))
     # PyYAML reads the key `on` as True
-    assert "pull_request" in ci[True]
+    assert "pull_request" in ci[True] and ci[True]["push"]["branches"] == ["main"]
     assert deploy[True]["push"]["branches"] == ["main"] and deploy[True]["push"]["tags"]
     steps = " ".join(str(s) for s in deploy["jobs"]["deploy"]["steps"])
     assert "deploy_versions.py" in steps and "build_pdf.py" in steps and "--push" in steps
