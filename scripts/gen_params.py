@@ -1,7 +1,8 @@
 """Parameter pricing partials (§05, §10) and the price widget's data, from stacklib.params.
 
 Writes partials/params_{rnn,gru,lstm}.md (per-layer breakdown, both conventions, L=3 h=128 x=100),
-partials/params_summary.md, partials/depth_vs_width.md (§10's 9-row table) and data/params.json.
+partials/params_summary.md, partials/depth_vs_width.md (§10's 9-row table) and data/params.json
+(with the price widget's slider ranges: the widget types no number of its own).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ CONFIG = {
     "defaults": {"num_layers": 3, "hidden_size": 128, "input_size": 100},
     "depth_vs_width": {"cell": "lstm", "input_size": 300, "wide": [1, 512], "deep": [3, 256]},
     "max_layers": 8,
+    "max_size": 1024,  # the price sliders' maximum hidden and input size
 }
 CELLS = ("rnn", "gru", "lstm")
 CELL_NAMES = {"rnn": "Stacked RNN", "gru": "Stacked GRU", "lstm": "Stacked LSTM"}
@@ -103,6 +105,9 @@ def params_data() -> dict:
     layers = range(1, CONFIG["max_layers"] + 1)
     return {
         "defaults": d,
+        "sliders": {"num_layers": {"min": 1, "max": max(layers)},
+                    **{k: {"min": 1, "max": CONFIG["max_size"]}
+                       for k in ("hidden_size", "input_size")}},
         "gates": {c: GATES[c] for c in CELLS},
         "bias_vectors": {f: {c: bias_vectors(c, f) for c in CELLS} for f in FRAMEWORKS},
         "formula": "layer 1: G*h*(x + h) + B*G*h; layer l >= 2: G*h*(h + h) + B*G*h",

@@ -7,6 +7,7 @@ data/lenses.json       §02: each layer's states on probe 1 + linear-probe accur
 data/live_stack.json   §06: the 2-layer LSTM's h and mean |h| per word, both probes
 data/vanishing.json    §09: measured gradient norm per layer relative to the top layer, every
                        cell x variant x depth (last step), beside the toy model's definition
+                       and the widget's slider ranges
 data/depth_data.json   §10: train / held-out loss and agreement error, [depth][size] mean and std
 data/verdict.json      §10: 1x512 vs 3x256 LSTM (x = 300) counts from stacklib + the toy-scale
                        training comparison at equal parameters
@@ -24,7 +25,8 @@ from gen_common import load_experiment, write_json
 NAME = "widget_data"
 INPUTS = ["docs/generated/experiments/*.json", "stacklib/params.py", "scripts/gen_examples.py"]
 CONFIG = {"digits": 4, "verdict": {"cell": "lstm", "input_size": 300,
-                                   "options": [["wide", 1, 512], ["deep", 3, 256]]}}
+                                   "options": [["wide", 1, 512], ["deep", 3, 256]]},
+          "vanishing": {"factor": {"min": 0.05, "max": 1.0, "step": 0.05}}}  # the γ slider
 
 
 def _r(values, digits: int = CONFIG["digits"]):
@@ -70,9 +72,10 @@ def vanishing(flow: dict | None) -> dict:
     from gen_examples import CONFIG as EXAMPLES
     from gen_examples import gradient_model
 
-    model = gradient_model()
+    model, max_layers = gradient_model(), EXAMPLES["gradient_model"]["max_layers"]
     out = {"model": model["model"], "factor": model["factor"], "num_layers": model["num_layers"],
-           "max_layers": EXAMPLES["gradient_model"]["max_layers"], "measured": None}
+           "max_layers": max_layers, "measured": None,
+           "sliders": {**CONFIG["vanishing"], "num_layers": {"min": 1, "max": max_layers}}}
     if flow is None:
         return out
     measured: dict = {}

@@ -14,7 +14,11 @@
     if (dialog) dialog.setAttribute("aria-label", "Search");
     document.querySelectorAll(".md-typeset__scrollwrap, .w-scroll, .jupyter-wrapper " +
       ".highlight-ipynb, .jupyter-wrapper pre").forEach((e) => {
-      if (e.scrollWidth > e.clientWidth && e.tabIndex < 0) e.tabIndex = 0;
+      // An off-screen table wrapper (content-visibility: auto, lecture.css) has its contents
+      // skipped: its scrollWidth is then its clientWidth. What it holds still has a width.
+      const wide = e.scrollWidth > e.clientWidth || [...e.children].some((c) =>
+        c.getBoundingClientRect().width > e.clientWidth + 1);
+      if (wide && e.tabIndex < 0) e.tabIndex = 0;
     });
   };
   const A = window.StackA11y = () => {

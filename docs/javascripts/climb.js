@@ -6,10 +6,10 @@ StackWidgets.register("climb", {
   mount(ctx, d) {
     const W = StackWidgets, h = W.h, steps = d.steps, n = steps.length;
     const where = (st) => (st.layer ? `Layer ${st.layer}` : "Output");
-    const card = h("div", { class: "w-panel", "aria-live": "polite" });
-    const rows = steps.map((st, k) => h("tr", { "data-step": k + 1 }, h("td", { text: String(k + 1) }),
-      h("td", { text: where(st) }), h("td", {}, `${st.label} `, W.math(st.symbol)),
-      h("td", { class: "w-val" })));
+    const card = h("div.w-panel", { "aria-live": "polite" });
+    const rows = steps.map((st, k) => h("tr", { "data-step": k + 1 }, h("td", String(k + 1)),
+      h("td", where(st)), h("td", `${st.label} `, W.math(st.symbol)),
+      h("td.w-val")));
     const prev = W.button("Previous", () => go(i - 1)), next = W.button("Next step", () => go(i + 1));
     let i = 0;
     const go = (k) => {
@@ -21,28 +21,29 @@ StackWidgets.register("climb", {
         tr.classList.toggle("pending", j >= i);
       });
       const st = steps[i - 1];
-      card.replaceChildren(h("p", { class: "w-title", text: st ? `Step ${i} of ${n} · ` +
+      card.replaceChildren(h("p.w-title", { text: st ? `Step ${i} of ${n} · ` +
         `${where(st)} · ${st.label}` : `Step 0 of ${n}` }), ...(st ? [
-        h("p", { class: "w-math" }, W.math(`${st.symbol} = ${st.formula}`)),
-        h("p", { class: "w-big" }, W.math(st.symbol), ` = ${W.vec(st.value)}`),
-        i === n && h("p", { text: "The climb is complete: only the top state leaves the stack." })]
-        : [h("p", { text: "Nothing computed yet. Press Next step (or →) to climb: layer 1's " +
-          "gates, cell and hidden state, then layer 2, then the output." })]));
-      prev.setAttribute("aria-disabled", i === 0);
-      next.setAttribute("aria-disabled", i === n);
+        h("p.w-math", W.math(`${st.symbol} = ${st.formula}`)),
+        h("p.w-big", W.math(st.symbol), ` = ${W.vec(st.value)}`),
+        ...(i === n ? [h("p", "The climb is complete: only the top state leaves the " +
+          "stack.")] : [])]
+        : [h("p", "Nothing computed yet. Press Next step (or →) to climb: layer 1's " +
+          "gates, cell and hidden state, then layer 2, then the output.")]));
+      prev.ariaDisabled = i === 0;
+      next.ariaDisabled = i === n;
       ctx.el.dataset.step = i;
     };
     ctx.keep("h3");
     ctx.keep("p");
     W.arrows(ctx.ui, { prev: () => go(i - 1), next: () => go(i + 1), first: () => go(0),
       last: () => go(n) });
-    ctx.ui.append(h("p", { class: "w-caption" }, "Start: ", W.math(`x_t = ${d.x_t}`),
+    ctx.ui.append(h("p.w-caption", "Start: ", W.math(`x_t = ${d.x_t}`),
       d.h_prev.map((hp, l) => [" · ", W.math(`h_{t-1}^{[${l + 1}]} = [${hp.join(", ")}]`), ", ",
         W.math(`c_{t-1}^{[${l + 1}]} = [${d.c_prev[l].join(", ")}]`)])), card,
-    h("div", { class: "w-bar" }, prev, next, W.button("Reset", () => go(0)),
+    h("div.w-bar", prev, next, W.button("Reset", () => go(0)),
       W.button("Reveal all", () => go(n))),
-    h("div", { class: "w-scroll" }, W.table("Every intermediate, in climb order",
-      ["#", "Where", "Quantity", "Value"], h("tbody", {}, rows))));
+    h("div.w-scroll", W.table("Every intermediate, in climb order",
+      ["#", "Where", "Quantity", "Value"], h("tbody", rows))));
     ctx.el.querySelector(".w-table").classList.add("w-climb");
     go(W.toInt(W.hash("step"), 0, n, 0));
   },

@@ -1,5 +1,5 @@
 /* §04 follow the dot: full diagram, then five steps; the dot rides the active path, the
-   dialog shows the page's own "Step N" math. Buttons, arrows, #step=N. */
+   dialog shows the page's own "Step N" math. #step=N. */
 StackWidgets.register("follow-dot", {
   title: "Follow the signal up the stack, step by step",
   mount(ctx) {
@@ -9,8 +9,8 @@ StackWidgets.register("follow-dot", {
     const AT = [null, 296, 250, 208, 82, 20];
     const heads = [...document.querySelectorAll(".md-content h2")];
     const steps = LIT.map((_, k) => {
-      if (!k) return ["Overview · the full diagram", [h("p", { text: "Spine, cells, memories, " +
-        "output: everything that runs in one timestep. Step through one climb." })]];
+      if (!k) return ["Overview · the full diagram", [h("p", "Spine, cells, memories, " +
+        "output: everything that runs in one timestep. Step through one climb.")]];
       const head = heads.find((e) => e.textContent.trim().startsWith(`Step ${k} `));
       if (!head) throw new Error(`the page has no “Step ${k}” section`);
       const body = [];
@@ -20,11 +20,11 @@ StackWidgets.register("follow-dot", {
       return [head.textContent.replace(/^Step \d+\s*·\s*|¶$/g, "").trim(), body];
     });
     const last = steps.length - 1;
-    const { svg, parts } = W.diagram();
-    svg.setAttribute("role", "img");
-    const dot = W.s("circle", { class: "w-dot", r: 7, cx: 0, cy: 0 });
+    const { svg, parts, names } = W.diagram();
+    svg.role = "img";
+    const dot = W.s("circle.w-dot", { r: 7, cx: 0, cy: 0 });
     svg.append(dot);
-    const dialog = h("div", { class: "w-panel", role: "region", "aria-live": "polite",
+    const dialog = h("div.w-panel", { role: "region", "aria-live": "polite",
       "aria-label": "What happens at this step" });
     const prev = W.button("Previous", () => go(i - 1));
     const next = W.button("Next step", () => go(i + 1));
@@ -37,19 +37,19 @@ StackWidgets.register("follow-dot", {
       for (const [key, p] of Object.entries(parts)) p.classList.toggle("on", !i || LIT[i].includes(key));
       dot.classList.toggle("hidden", !i);
       if (i) dot.style.transform = `translate(170px, ${AT[i]}px)`;
-      svg.setAttribute("aria-label", i ? `Stack diagram, step ${i}: ${name}; lit: ${LIT[i]}`
-        : "Stack diagram, fully lit");
-      dialog.replaceChildren(h("p", { class: "w-title", text: i ? `Step ${i} of ${last} · ${name}`
+      svg.ariaLabel = i ? `Stack diagram, step ${i}: ${name}; lit: ` +
+        LIT[i].map((k) => names[k]).join(", ") : "Stack diagram, fully lit";
+      dialog.replaceChildren(h("p.w-title", { text: i ? `Step ${i} of ${last} · ${name}`
         : name }), ...body.map((n) => n.cloneNode(true)));
-      pips.forEach((p, j) => p.setAttribute("aria-current", j === i ? "step" : "false"));
-      prev.setAttribute("aria-disabled", i === 0);
-      next.setAttribute("aria-disabled", i === last);
+      pips.forEach((p, j) => { p.ariaCurrent = j === i ? "step" : "false"; });
+      prev.ariaDisabled = i === 0;
+      next.ariaDisabled = i === last;
       ctx.el.dataset.step = i;
     };
     W.arrows(ctx.ui, { prev: () => go(i - 1), next: () => go(i + 1), first: () => go(0),
       last: () => go(last) });
-    ctx.ui.append(h("div", { class: "w-split" }, svg, dialog),
-      h("div", { class: "w-bar" }, prev, next, h("span", { class: "w-pips" }, pips)));
+    ctx.ui.append(h("div.w-split", svg, dialog),
+      h("div.w-bar", prev, next, h("span.w-pips", pips)));
     go(W.toInt(W.hash("step"), 0, last, 0));
   },
 });

@@ -7,23 +7,23 @@ StackWidgets.register("live-stack", {
     const W = StackWidgets, h = W.h, s = W.s, pr = d.probes, H = d.hidden_size;
     const TAG = ["surface features (fast)", "integrated meaning (slow)"];
     let p = 0, t = -1;
-    const tokens = h("div", { class: "w-tokens", role: "group", "aria-label": "Token stream: " +
+    const tokens = h("div.w-tokens", { role: "group", "aria-label": "Token stream: " +
       "choose a word to jump to it" });
     const panels = Array.from({ length: d.num_layers }, (_, l) => {
       const bars = Array.from({ length: H }, (_, k) => s("rect", { x: 2 + k * 10, width: 8 }));
       const svg = s("svg", { viewBox: `0 0 ${H * 10 + 4} 80`, class: `w-chan w-l${l + 1}`,
         role: "img" }, s("line", { x1: 0, x2: H * 10 + 4, y1: 40, y2: 40 }), bars);
-      const mean = h("span", { class: "w-big", "data-layer": l + 1 });
-      const box = h("div", {}, h("p", { class: "w-title" }, `Layer ${l + 1} · `,
-        W.math(`h_t^{[${l + 1}]}`), ` — ${TAG[l] || "upper layer"}`), svg, h("p", {}, "mean |h| ", mean));
+      const mean = h("span.w-big", { "data-layer": l + 1 });
+      const box = h("div", h("p.w-title", `Layer ${l + 1} · `,
+        W.math(`h_t^{[${l + 1}]}`), ` — ${TAG[l] || "upper layer"}`), svg, h("p", "mean |h| ", mean));
       return { bars, svg, mean, box };
     });
-    const status = h("p", { class: "w-status", role: "status" });
+    const status = h("p.w-status", { role: "status" });
     const go = (w) => {
       const q = pr[p];
       t = W.clamp(w, -1, q.words.length - 1);
       [...tokens.children].forEach((b, k) => {
-        b.setAttribute("aria-current", String(k === t));
+        b.ariaCurrent = k === t;
         b.classList.toggle("seen", k <= t);
       });
       panels.forEach((pan, l) => {
@@ -35,8 +35,8 @@ StackWidgets.register("live-stack", {
         });
         pan.mean.textContent = W.num(m, 2);
         pan.mean.dataset.value = m;
-        pan.svg.setAttribute("aria-label", `Layer ${l + 1}, ${H} channels` + (t < 0 ? ": all zero"
-          : ` after “${q.words[t]}”: ${vec.map((v) => W.num(v, 2)).join(", ")}`));
+        pan.svg.ariaLabel = `Layer ${l + 1}, ${H} channels` + (t < 0 ? ": all zero"
+          : ` after “${q.words[t]}”: ${vec.map((v) => W.num(v, 2)).join(", ")}`);
       });
       status.textContent = (t < 0 ? "READY — press Play or Next, or choose a word."
         : `Word ${t + 1} of ${q.words.length}: “${q.words[t]}”.`) + (t === q.verb_index
@@ -52,15 +52,13 @@ StackWidgets.register("live-stack", {
       if (loop.on) return pause();
       if (t >= pr[p].words.length - 1) go(-1);
       loop.start();
-      play.textContent = "Pause";
-      play.setAttribute("aria-pressed", "true");
-      status.setAttribute("aria-live", "off");
+      play.ariaPressed = "true"; // a toggle: one name, aria-pressed
+      status.ariaLive = "off";
     }, { "aria-pressed": "false" });
     function pause() {
       loop.stop();
-      play.textContent = "Play";
-      play.setAttribute("aria-pressed", "false");
-      status.setAttribute("aria-live", "polite");
+      play.ariaPressed = "false";
+      status.ariaLive = "polite";
       return false;
     }
     const u = (f) => () => { pause(); go(f()); }; // a user step pauses playback
@@ -73,10 +71,10 @@ StackWidgets.register("live-stack", {
     };
     const pick = W.radios("Probe sentence", pr.map((q, k) => [k, `Probe ${k + 1}: “${q.text}”`]), 0,
       (v) => { pause(); setProbe(Number(v)); });
-    ctx.ui.append(pick, tokens, h("div", { class: "w-chans" }, panels.map((x) => x.box)),
-      h("div", { class: "w-bar" }, W.button("Previous", u(() => t - 1)), play,
+    ctx.ui.append(pick, tokens, h("div.w-chans", panels.map((x) => x.box)),
+      h("div.w-bar", W.button("Previous", u(() => t - 1)), play,
         W.button("Next", u(() => t + 1)), W.button("Reset", u(() => -1))), status);
-    W.arrows(ctx.ui, { prev: u(() => t - 1), next: u(() => t + 1), first: u(() => 0),
+    W.arrows(ctx.ui, { prev: u(() => t - 1), next: u(() => t + 1), first: u(() => -1),
       last: u(() => pr[p].words.length - 1) });
     setProbe(W.toInt(W.hash("probe"), 1, pr.length, 1) - 1);
     go(W.toInt(W.hash("word"), 0, pr[p].words.length, 0) - 1);

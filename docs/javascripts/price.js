@@ -1,5 +1,5 @@
-/* §05 price: counts from §05's formula with params.json's gate and bias counts; the tests
-   compare every shown count with stacklib.count_params / param_breakdown. */
+/* §05 price: counts from §05's formula with params.json's gate and bias counts and slider
+   ranges; the tests compare every count with stacklib. */
 StackWidgets.register("price", {
   title: "Price a stack: parameters of stacked RNN, GRU and LSTM",
   data: ["generated/data/params.json"],
@@ -20,19 +20,20 @@ StackWidgets.register("price", {
     const choose = (c) => { st.cell = c; pick.set(c); show(); };
     for (const c of cells) {
       const g = d.gates[c];
-      cards[c] = [h("span", { class: "w-big", "data-count": c })];
-      cards[c].unshift(h("button", { type: "button", class: "w-card", onclick: () => choose(c) },
-        h("span", { class: "w-strong", text: NAMES[c] }),
+      cards[c] = [h("span.w-big", { "data-count": c })];
+      cards[c].unshift(h("button.w-card", { type: "button", onclick: () => choose(c) },
+        h("span.w-strong", NAMES[c]),
         h("span", { text: `${g} matri${g > 1 ? "ces" : "x"} / layer` }), cards[c][0]));
     }
     const tbody = h("tbody");
-    const note = h("p", { class: "w-caption", "aria-live": "polite" });
+    const note = h("p.w-caption");
+    let kind;
     const show = () => {
       for (const c of cells) {
         const [card, v] = cards[c], total = layers(c).reduce((a, r) => a + r.total, 0);
         v.textContent = W.int(total);
         v.dataset.value = total;
-        card.setAttribute("aria-pressed", String(c === st.cell));
+        card.ariaPressed = c === st.cell;
       }
       const { L, H, X, fw, cell } = st, B = d.bias_vectors[fw][cell], G = d.gates[cell];
       tbody.parentNode.caption.textContent = `${NAMES[cell]}, L = ${L}, h = ${H}, x = ${X} (${fw === "torch"
@@ -40,21 +41,24 @@ StackWidgets.register("price", {
       tbody.replaceChildren(...layers(cell).map((r) => h("tr", { class: r.layer === 2 && X !== H
         ? "w-jump" : null }, KEYS.map((k) => h("td", { "data-key": k, "data-value": r[k],
         text: k === "layer" ? String(r[k]) : W.int(r[k]) })))));
-      note.textContent = L < 2 ? "One layer: no fan-in jump yet. Add a layer to see it."
-        : X === H ? `Fan-in stays ${H}: the input size equals the hidden size.`
-          : `Fan-in jump: layer 1 reads x (${X}), every layer above reads h (${H}), so each ` +
-            `upper layer's input weights hold ${W.int(G * H * H)} numbers instead of ${W.int(G * H * X)}.`;
+      const k = L < 2 ? 0 : X === H ? 1 : 2;
+      note.ariaLive = k === kind ? "off" : "polite"; // a new sentence only
+      kind = k;
+      note.textContent = ["One layer: no fan-in jump yet. Add a layer to see it.",
+        `Fan-in stays ${H}: the input size equals the hidden size.`, `Fan-in jump: layer 1 reads ` +
+        `x (${X}), every layer above reads h (${H}), so each upper layer's input weights hold ` +
+        `${W.int(G * H * H)} numbers instead of ${W.int(G * H * X)}.`][k];
       Object.assign(ctx.el.dataset, { cell, fw, layers: L, hidden: H, input: X });
     };
     const pick = W.radios("Cell", cells.map((c) => [c, c.toUpperCase()]), st.cell, choose);
-    const sl = (label, k, max) => W.slider(label, { min: 1, max, value: st[k] }, String,
+    const sl = (label, k, key) => W.slider(label, { ...d.sliders[key], value: st[k] }, String,
       (v) => { st[k] = Math.round(v); show(); });
-    ctx.ui.append(h("div", { class: "w-controls" }, pick,
+    ctx.ui.append(h("div.w-controls", pick,
       W.radios("Convention", [["torch", "PyTorch"], ["keras", "Keras"]], st.fw, (f) => {
         st.fw = f; show();
-      }), sl("Layers · L", "L", d.vs_layers.num_layers.length), sl("Hidden size · h", "H", 1024),
-      sl("Input size · x", "X", 1024)), h("div", { class: "w-cards" }, cells.map((c) => cards[c][0])),
-    h("div", { class: "w-scroll" }, W.table("", ["Layer", "Fan-in", "Input weights",
+      }), sl("Layers · L", "L", "num_layers"), sl("Hidden size · h", "H", "hidden_size"),
+      sl("Input size · x", "X", "input_size")), h("div.w-cards", cells.map((c) => cards[c][0])),
+    h("div.w-scroll", W.table("", ["Layer", "Fan-in", "Input weights",
       "Recurrent weights", "Biases", "Layer total"], tbody)), note);
     show();
   },

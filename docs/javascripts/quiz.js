@@ -11,7 +11,7 @@ StackWidgets.register("quiz", {
       else if (qs.length) qs[qs.length - 1].rest.push(n);
     }
     if (!qs.length) throw new Error("no questions found on the page");
-    const score = h("p", { class: "w-status", role: "status" });
+    const score = h("p.w-status", { role: "status" });
     const results = new Map(), resets = [];
     const update = () => {
       const right = [...results.values()].filter(Boolean).length;
@@ -25,9 +25,9 @@ StackWidgets.register("quiz", {
       const list = find("ul"), det = find("details");
       const explain = () => (det ? [...det.children].filter((c) => c.localName !== "summary")
         .map((c) => c.cloneNode(true)) : []);
-      const box = h("div", { class: "w-ui w-q", "data-q": `q${id}`, role: "group",
+      const box = h("div.w-ui.w-q", { "data-q": `q${id}`, role: "group",
         "aria-label": `Answer Q${id}` });
-      const fb = h("div", { "aria-live": "polite" });
+      const fb = h("div", { "aria-live": "polite", id: W.id("fb") });
       const done = (ok, lead) => {
         results.set(id, ok);
         box.dataset.result = ok ? "right" : "wrong";
@@ -40,30 +40,38 @@ StackWidgets.register("quiz", {
       if (/^[A-D]$/.test(k.answer) && list) {
         const opts = [...list.children].map((li) => {
           const letter = (li.textContent.match(/^\s*([A-D])\./) || [])[1];
-          const b = h("button", { type: "button", class: "w-opt", "aria-pressed": "false",
+          const b = h("button.w-opt", { type: "button", "aria-pressed": "false",
             "data-letter": letter }, [...li.cloneNode(true).childNodes]);
           b.addEventListener("click", () => {
             if (results.has(id)) return;
-            b.setAttribute("aria-pressed", "true");
-            opts.forEach((o) => o.classList.toggle("right", o.dataset.letter === k.answer));
+            b.ariaPressed = true;
+            opts.forEach((o) => { // answered: all spent
+              o.classList.toggle("right", o.dataset.letter === k.answer);
+              o.ariaDisabled = true;
+            });
             b.classList.toggle("wrong", letter !== k.answer);
             done(letter === k.answer, letter === k.answer ? `Correct — ${letter}.`
               : `Not quite: you chose ${letter}; the answer is ${k.answer}.`);
           });
           return b;
         });
-        box.append(h("div", { class: "w-opts" }, opts));
-        reset = () => opts.forEach((o) => { o.className = "w-opt"; o.setAttribute("aria-pressed", "false"); });
+        box.append(h("div.w-opts", opts));
+        reset = () => opts.forEach((o) => {
+          o.className = "w-opt";
+          o.ariaPressed = false;
+          o.ariaDisabled = null;
+        });
       } else if (typeof target === "number" && !q.rest.some((n) => n.localName === "p" &&
         n.textContent.includes(said))) {
         // a number the question does not already state: ask for it
         const input = h("input", { type: "text", inputmode: "decimal", autocomplete: "off",
-          id: W.id("q"), spellcheck: "false" });
+          id: W.id("q"), spellcheck: "false", "aria-describedby": fb.id });
         const check = () => {
           const raw = input.value.trim(), v = Number(raw.replace(/[\s,_]/g, "").replace("−", "-"));
           if (results.has(id)) return;
-          if (!raw || !Number.isFinite(v)) {
-            fb.replaceChildren(h("p", { class: "w-wrong", text: "Please enter a number, e.g. 1234 or 0.5." }));
+          input.ariaInvalid = !raw || !Number.isFinite(v);
+          if (input.ariaInvalid === "true") {
+            fb.replaceChildren(h("p.w-wrong", "Please enter a number, e.g. 1234 or 0.5."));
             return;
           }
           const ok = Number.isInteger(target) ? v === target : Math.abs(v - target) <= 5e-4;
@@ -72,19 +80,20 @@ StackWidgets.register("quiz", {
             `stacklib, the answer is ${said}.`);
         };
         input.addEventListener("keydown", (e) => { if (e.key === "Enter") check(); });
-        box.append(h("div", { class: "w-numq" }, h("label", { for: input.id, text: typeof k.answer
+        box.append(h("div.w-numq", h("label", { for: input.id, text: typeof k.answer
           === "number" ? "Your answer" : `At γ = ${W.num(k.factor, 2)} and L = ${k.num_layers}, ` +
           "that fraction is (3 decimals)" }), input, W.button("Check", check)));
-        reset = () => { input.value = ""; input.readOnly = false; };
+        reset = () => { input.value = ""; input.readOnly = false; input.ariaInvalid = false; };
       } else {
-        const self = h("div", { class: "w-bar", hidden: true },
+        const self = h("div.w-bar", { hidden: true },
           W.button("I had it", () => results.has(id) || done(true, "Marked as known.")),
           W.button("I missed it", () => results.has(id) || done(false, "Marked to review.")));
-        box.append(W.button("Show the answer", () => {
-          self.hidden = false;
-          if (!results.has(id)) fb.replaceChildren(...explain());
-        }), self);
-        reset = () => { self.hidden = true; };
+        const show = W.button("Show the answer", () => { // a disclosure
+          self.hidden = !(show.ariaExpanded = self.hidden);
+          if (!results.has(id)) fb.replaceChildren(...(self.hidden ? [] : explain()));
+        }, { "aria-expanded": "false" });
+        box.append(show, self);
+        reset = () => { self.hidden = true; show.ariaExpanded = false; };
       }
       box.append(fb);
       if (list || det) (list || det).before(box);

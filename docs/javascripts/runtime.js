@@ -1,7 +1,6 @@
-/* Widget runtime (classic script). A widget calls StackWidgets.register(name, {title, data,
-   mount(ctx, ...json)}); each .widget[data-widget=name] mounts once per page (Material's
-   document$ fires on every instant navigation; data-widget-state guards each element). Widget
-   scripts and JSON load relative to this script's URL: the site works under any path. */
+/* Widget runtime (classic script). StackWidgets.register(name, {title, data, mount(ctx,
+   ...json)}); each .widget[data-widget=name] mounts once per page (data-widget-state guards it
+   on every instant navigation). Scripts and JSON load relative to this script: any path works. */
 (function () {
   "use strict";
   if (window.StackWidgets) return;
@@ -20,12 +19,16 @@
     return r.json();
   }).catch((e) => { delete cache[rel]; throw e; }));
 
-  /* h("div", {class: "x", text: "…", onclick: f}, child, [children]); "svg:g" makes SVG. */
+  /* h("div.x.y", {text: "…", onclick: f}, child, [children]): a div of classes x and y (no
+     attributes: leave them out); "svg:g" makes SVG. */
   W.h = (tag, attrs, ...kids) => {
-    const el = tag.startsWith("svg:")
-      ? document.createElementNS("http://www.w3.org/2000/svg", tag.slice(4))
-      : document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
+    if (!attrs || attrs.constructor !== Object) [attrs, kids] = [{}, [attrs, ...kids]];
+    const [name, ...cls] = tag.split(".");
+    const el = name.startsWith("svg:")
+      ? document.createElementNS("http://www.w3.org/2000/svg", name.slice(4))
+      : document.createElement(name);
+    if (cls.length) el.setAttribute("class", cls.join(" "));
+    for (const [k, v] of Object.entries(attrs)) {
       if (v == null || v === false) continue;
       if (k === "text") el.textContent = v;
       else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
@@ -72,14 +75,14 @@
 
   /* Controls: buttons, native radio groups (arrow keys for free), labelled sliders. */
   W.button = (label, onclick, attrs) =>
-    W.h("button", { type: "button", class: "w-btn", onclick, ...attrs }, label);
+    W.h("button.w-btn", { type: "button", onclick, ...attrs }, label);
   W.radios = (legend, options, value, onchange) => {
     const name = W.id("r");
-    const box = W.h("fieldset", { class: "w-seg" }, W.h("legend", { text: legend }));
+    const box = W.h("fieldset.w-seg", W.h("legend", legend));
     const inputs = options.map(([val, label]) => {
       const input = W.h("input", { type: "radio", name, value: val, onchange: () => onchange(val) });
       input.checked = String(val) === String(value);
-      box.append(W.h("label", {}, input, W.h("span", {}, label)));
+      box.append(W.h("label", input, W.h("span", label)));
       return input;
     });
     box.set = (v) => inputs.forEach((i) => { i.checked = i.value === String(v); });
@@ -87,20 +90,20 @@
   };
   W.slider = (label, { min, max, step = 1, value }, fmt, oninput) => {
     const id = W.id("s");
-    const out = W.h("output", { for: id });
+    const out = W.h("output", { for: id, "aria-live": "off" }); // said by the slider
     const input = W.h("input", { type: "range", id, min, max, step, value });
     const read = () => {
       const v = W.clamp(Number(input.value), min, max);
       out.textContent = fmt(v);
-      input.setAttribute("aria-valuetext", fmt(v));
+      input.ariaValueText = fmt(v);
       return v;
     };
     input.addEventListener("input", () => oninput(read()));
     read();
-    return W.h("div", { class: "w-slider" }, W.h("label", { for: id, text: label }), out, input);
+    return W.h("div.w-slider", W.h("label", { for: id, text: label }), out, input);
   };
-  W.table = (caption, heads, body) => W.h("table", { class: "w-table" }, W.h("caption",
-    { text: caption }), W.h("thead", {}, W.h("tr", {}, heads.map((t) => W.h("th", { scope: "col",
+  W.table = (caption, heads, body) => W.h("table.w-table", W.h("caption",
+    { text: caption }), W.h("thead", W.h("tr", heads.map((t) => W.h("th", { scope: "col",
     text: t })))), body);
   /* Arrow keys, Home, End (outside form fields) -> prev / next / first / last. */
   W.arrows = (el, map) => el.addEventListener("keydown", (e) => {
@@ -111,32 +114,36 @@
   });
 
   /* A 3-layer stack at one timestep (blueprint, follow-the-dot). Parts: x, y, c1-c3 (cells),
-     v0-v3 (vertical wires, bottom up), m1-m3 (memory from t-1), n1-n3 (handoff to t+1). */
+     v0-v3 (vertical wires, bottom up), m1-m3 (memory from t-1), n1-n3 (handoff to t+1);
+     names: each part's name for people. */
   W.diagram = () => {
-    const s = W.s, parts = {};
+    const s = W.s, parts = {}, names = {};
     const sc = (t, v) => v && s("tspan", { "baseline-shift": t, "font-size": "75%" }, v);
     const label = (x, y, base, sub, sup) => s("text", { x, y }, base, sc("sub", sub), sc("super", sup));
     const wire = (x1, y1, x2, y2) => {
       const dx = Math.sign(x2 - x1), dy = Math.sign(y2 - y1);
-      return [s("line", { x1, y1, x2: x2 - 6 * dx, y2: y2 - 6 * dy }), s("path", { class: "w-head",
+      return [s("line", { x1, y1, x2: x2 - 6 * dx, y2: y2 - 6 * dy }), s("path.w-head", {
         d: `M${x2} ${y2}l${-7 * dx - 4 * dy} ${-7 * dy - 4 * dx}l${8 * dy} ${8 * dx}z` })];
     };
-    const part = (key, cls, ...kids) => (parts[key] = s("g", { class: `w-part w-${key[0]} ${cls}`,
-      "data-part": key }, ...kids));
-    const g = s("g", {});
+    const part = (key, name, cls, ...kids) => {
+      names[key] = name;
+      return (parts[key] = s("g", { class: `w-part w-${key[0]} ${cls}`, "data-part": key }, ...kids));
+    };
+    const g = s("g");
     for (const [l, top] of [[1, 228], [2, 144], [3, 60]]) {
       const y = top + 22, c = `w-l${l}`, sup = `[${l}]`;
-      g.append(part(`m${l}`, c, wire(8, y, 100, y), label(10, y - 6, "h", "t−1", sup)),
-        part(`n${l}`, c, wire(240, y, 332, y), label(250, y - 6, "h", "t", sup)),
-        part(`c${l}`, c, s("rect", { x: 100, y: top, width: 140, height: 44, rx: 8 }),
-          s("text", { x: 170, y: top + 19, class: "w-strong" }, `layer ${l}`),
+      g.append(part(`m${l}`, `Memory wire of layer ${l}`, c, wire(8, y, 100, y),
+        label(10, y - 6, "h", "t−1", sup)), part(`n${l}`, `Handoff of layer ${l}`, c,
+        wire(240, y, 332, y), label(250, y - 6, "h", "t", sup)),
+        part(`c${l}`, `Layer ${l}`, c, s("rect", { x: 100, y: top, width: 140, height: 44, rx: 8 }),
+          s("text.w-strong", { x: 170, y: top + 19 }, `layer ${l}`),
           label(170, top + 35, "Cell", null, sup), label(212, top + 35, "W", null, sup)));
     }
-    g.append(part("v0", "", wire(170, 304, 170, 272)), part("v1", "", wire(170, 228, 170, 188)),
-      part("v2", "", wire(170, 144, 170, 104)), part("v3", "", wire(170, 60, 170, 34)),
-      part("x", "", s("circle", { cx: 170, cy: 318, r: 14 }), label(170, 322, "x", "t")),
-      part("y", "", s("circle", { cx: 170, cy: 20, r: 14 }), label(170, 24, "y", "t")));
-    return { svg: s("svg", { viewBox: "0 0 340 340", class: "w-diagram sel" }, g), parts };
+    g.append(...[304, 228, 144, 60].map((y1, k) => part(`v${k}`, k < 3 ? `Wire up into layer ${
+      k + 1}` : "Wire up to the output", "", wire(170, y1, 170, [272, 188, 104, 34][k]))),
+      part("x", "Input", "", s("circle", { cx: 170, cy: 318, r: 14 }), label(170, 322, "x", "t")),
+      part("y", "Output", "", s("circle", { cx: 170, cy: 20, r: 14 }), label(170, 24, "y", "t")));
+    return { svg: s("svg.w-diagram.sel", { viewBox: "0 0 340 340" }, g), parts, names };
   };
 
   /* Mounting. One IntersectionObserver: loops tick only while their widget is on screen. */
@@ -177,8 +184,8 @@
 
   function mount(el, def) {
     el.dataset.widgetState = "loading";
-    const ui = W.h("div", { class: "w-ui w-main", role: "group", "aria-label": def.title },
-      W.h("p", { class: "w-caption", text: "Loading the interactive version…" }));
+    const ui = W.h("div.w-ui.w-main", { role: "group", "aria-label": def.title },
+      W.h("p.w-caption", "Loading the interactive version…"));
     el.prepend(ui);
     const ctx = context(el, ui);
     seen.set(ui, ctx);
@@ -196,7 +203,7 @@
     }).catch((err) => {
       el.dataset.widgetState = "error";
       el.classList.remove("is-live");
-      ui.replaceChildren(W.h("p", { class: "w-error", role: "status" }, "The interactive " +
+      ui.replaceChildren(W.h("p.w-error", { role: "status" }, "The interactive " +
         `version could not start: ${err.message || err}. The static figure below shows the ` +
         "same content."));
     });

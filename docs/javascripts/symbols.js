@@ -18,35 +18,34 @@ StackWidgets.register("symbols", {
       m.append(...kids);
       return m;
     };
-    const panel = h("div", { class: "w-panel", "aria-live": "polite" },
-      h("p", { class: "w-caption", text: "Hover, tap or focus a highlighted symbol." }));
+    const panel = h("div.w-panel", { "aria-live": "polite" },
+      h("p.w-caption", "Hover, tap or focus a highlighted symbol."));
     const kids = (td) => [...td.cloneNode(true).childNodes];
-    const pick = (btn, tr) => {
-      buttons.forEach((b) => b.setAttribute("aria-pressed", String(b === btn)));
+    const pick = (btn, tr) => { // hover, focus, click: shown, not "pressed"
+      buttons.forEach((b) => b.classList.toggle("on", b === btn));
       const [sym, job, shape, who] = tr.cells;
-      panel.replaceChildren(h("p", { class: "w-title" }, kids(sym), " · ", job.textContent),
-        h("dl", { class: "w-dl" }, h("dt", { text: "Job" }), h("dd", {}, kids(job)),
-          h("dt", { text: "Shape" }), h("dd", {}, kids(shape)),
-          h("dt", { text: "Personality" }), h("dd", { text: who.textContent })));
+      panel.replaceChildren(h("p.w-title", kids(sym), " · ", job.textContent),
+        h("dl.w-dl", h("dt", "Job"), h("dd", kids(job)),
+          h("dt", "Shape"), h("dd", kids(shape)),
+          h("dt", "Personality"), h("dd", who.textContent)));
       el.dataset.symbol = key(sym);
     };
-    const line = (eq) => h("p", { class: "w-eq" }, atoms(eq).reduce((out, a) => {
+    const line = (eq) => h("p.w-eq", atoms(eq).reduce((out, a) => {
       const tr = /^(msub|msup|msubsup|mi|mrow)$/.test(a.localName) && table.get(key(a));
       if (!tr) { // plain math between buttons
         if (!(out[out.length - 1] instanceof MathMLElement)) out.push(math());
         out[out.length - 1].append(a.cloneNode(true));
         return out;
       }
-      const b = h("button", { type: "button", class: "w-sym", "aria-pressed": "false",
-        "aria-label": `${key(a)}: ${tr.cells[1].textContent}`, "data-symbol": key(a) },
-      math(a.cloneNode(true)));
+      const b = h("button.w-sym", { type: "button", "aria-label": `${key(a)}: ` +
+        tr.cells[1].textContent, "data-symbol": key(a) }, math(a.cloneNode(true)));
       for (const ev of ["mouseenter", "focus", "click"]) b.addEventListener(ev, () => pick(b, tr));
       buttons.push(b);
       return [...out, b];
     }, []));
     const move = (by) => buttons[W.clamp(buttons.indexOf(document.activeElement) + by, 0,
       buttons.length - 1)].focus();
-    const box = h("div", { class: "w-eqs", role: "group", "aria-label": "The equation: each " +
+    const box = h("div.w-eqs", { role: "group", "aria-label": "The equation: each " +
       "highlighted symbol is a button" }, eqs.map(line));
     W.arrows(box, { prev: () => move(-1), next: () => move(1), first: () => buttons[0].focus(),
       last: () => buttons[buttons.length - 1].focus() });

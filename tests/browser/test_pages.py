@@ -102,6 +102,19 @@ def test_phone_dark_palette_reduced_motion(web, rel):
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.parametrize("rel", [PAGES["verdict"], PAGES["climb"]])
+def test_wide_tables_scroll_from_the_keyboard_on_a_phone(web, rel):
+    """A table wider than a 360 px screen is keyboard-scrollable even while it is off-screen
+    (content-visibility: auto skips its layout, so its wrapper reports no overflow then)."""
+    web.page.set_viewport_size({"width": 360, "height": 740})
+    page = web.goto(rel)
+    wraps = page.locator(".md-typeset > .md-typeset__scrollwrap")
+    focusable = wraps.evaluate_all("ws => ws.map(w => w.tabIndex === 0)")
+    wide = wraps.evaluate_all("ws => ws.map(w => { w.style.contentVisibility = 'visible';"
+                              " return w.scrollWidth > w.clientWidth; })")
+    assert sum(wide) >= 2 and focusable == wide, (focusable, wide)
+
+
 @pytest.mark.parametrize("rel", sorted({PAGES[n] for n in DATA}))
 def test_missing_json_gives_an_inline_message(web, rel):
     web.allowed = re.compile(r"Failed to load resource.*404")

@@ -1,0 +1,302 @@
+"""What the widgets expose besides their numbers: live regions that say something (and only
+once), ARIA states that match what the reader did, one tab stop per composite control, ranges
+and axes read from the generated data (a patched JSON must move them), layer colours as the
+static figures draw them, and a print view without screen-only tints."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+from browser_helpers import data, set_range, shown
+
+from stacklib import count_params
+
+IDS = re.compile(r"\b[cmnv][0-3]\b")  # the diagram's internal part ids
+
+
+def _patch_json(web, name: str, change) -> None:
+    """Serve generated/data/<name> with `change(json)` applied (as another build would)."""
+    def handle(route):
+        response = route.fetch()
+        body = response.json()
+        change(body)
+        route.fulfill(response=response, json=body)
+
+    web.page.route(f"**/generated/data/{name}", handle)
+
+
+def _live(w):
+    return w.locator(':scope > .w-ui [aria-live="polite"]')
+
+
+# --- hero and live stack: the play toggle -----------------------------------------------------
+
+@pytest.mark.parametrize(("name", "step"), [("hero-lamps", "Step"), ("live-stack", "Next")])
+def test_play_is_a_toggle_with_one_name(web, name, step):
+    w = web.widget(name)
+    w.get_by_role("button", name=step, exact=True).click()  # a user step pauses (hero autoplays)
+    play = w.get_by_role("button", name="Play", exact=True)
+    assert play.get_attribute("aria-pressed") == "false"
+    play.click()
+    assert play.get_attribute("aria-pressed") == "true"
+    assert shown(play) == "Play" and w.get_by_role("button", name="Pause").count() == 0
+    play.click()
+    assert play.get_attribute("aria-pressed") == "false"
+
+
+# --- §02 lenses -------------------------------------------------------------------------------
+
+def test_lenses_summary_is_live_and_no_heading_level_is_skipped(web):
+    w = web.widget("lenses")
+    acc = data("experiments/probes.json")["models"]["hero"]["accuracy"]
+    assert w.locator(":scope > .w-ui").locator("h1, h2, h3, h4, h5, h6").count() == 0
+    said = []
+    for lens in (1, 2, 3):
+        w.get_by_role("radio", name=f"Layer {lens}").check()
+        text = shown(_live(w))
+        assert text.startswith(f"Layer {lens} writes")
+        assert all(f"{100 * a[lens]:.1f} %" in text for a in acc.values()), text
+        said.append(text)
+    assert len(set(said)) == 3
+
+
+# --- §03 blueprint: roving tab stop, Enter and Space ------------------------------------------
+
+def _tabstops(w):
+    return w.locator(".w-part").evaluate_all(
+        "ps => ps.filter(p => p.tabIndex === 0).map(p => p.dataset.part)")
+
+
+def test_blueprint_roving_tab_stop_and_enter_space(web):
+    w = web.widget("blueprint")
+    page = web.page
+    assert _tabstops(w) == ["x"]  # one tab stop, at the input, where the climb starts
+    active = "() => document.activeElement.dataset.part || null"
+    w.locator('[data-part="x"]').focus()
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(active) == "v0" and _tabstops(w) == ["v0"]
+    page.keyboard.press("Shift+Tab")  # leaves the diagram at once ...
+    assert page.evaluate(active) is None
+    page.keyboard.press("Tab")  # ... and comes back to the selected part
+    assert page.evaluate(active) == "v0"
+    for key, other in (("Enter", "c2"), ("Space", "c3")):
+        w.locator(f'[data-part="{other}"]').hover()  # the pointer shows another part
+        assert w.get_attribute("data-part") == other
+        y = page.evaluate("scrollY")
+        page.keyboard.press(key)  # the focused part is selected again; Space does not scroll
+        assert w.get_attribute("data-part") == "v0", key
+        assert page.evaluate("scrollY") == y
+    names = w.locator(".w-part").evaluate_all("ps => ps.map(p => p.getAttribute('aria-label'))")
+    assert len(set(names)) == 15 and not any(IDS.search(n) for n in names)
+
+
+# --- §04 follow the dot: human names ----------------------------------------------------------
+
+def test_follow_dot_names_the_lit_parts(web):
+    w = web.widget("follow-dot")
+    svg = w.locator("svg.w-diagram")
+    labels = []
+    for _ in range(5):
+        w.get_by_role("button", name="Next step").click()
+        labels.append(svg.get_attribute("aria-label"))
+    assert not any(IDS.search(t) for t in labels), labels
+    assert "Input" in labels[0] and "Layer 1" in labels[1] and "Output" in labels[4]
+
+
+# --- §05 price: slider ranges from params.json, quiet outputs ---------------------------------
+
+def test_price_slider_ranges_come_from_the_data(web):
+    sliders = data("data/params.json")["sliders"]
+    assert sliders["num_layers"]["max"] == max(data("data/params.json")["vs_layers"]["num_layers"])
+    w = web.widget("price")
+    ranges = w.locator('input[type="range"]')
+    for i, key in enumerate(("num_layers", "hidden_size", "input_size")):
+        assert ranges.nth(i).get_attribute("min") == str(sliders[key]["min"])
+        assert ranges.nth(i).get_attribute("max") == str(sliders[key]["max"])
+
+
+def test_price_follows_patched_ranges(web):
+    _patch_json(web, "params.json", lambda d: d["sliders"].update(
+        num_layers={"min": 1, "max": 5}, hidden_size={"min": 1, "max": 200},
+        input_size={"min": 1, "max": 150}))
+    w = web.widget("price")
+    ranges = w.locator('input[type="range"]')
+    assert [ranges.nth(i).get_attribute("max") for i in range(3)] == ["5", "200", "150"]
+    for i in range(3):
+        ranges.nth(i).focus()
+        web.page.keyboard.press("End")
+    assert [w.get_attribute(f"data-{k}") for k in ("layers", "hidden", "input")] == \
+        ["5", "200", "150"]
+    assert int(w.locator('[data-count="lstm"]').get_attribute("data-value")) == \
+        count_params("lstm", 150, 200, 5)
+
+
+def test_slider_steps_are_announced_once(web):
+    w = web.widget("price")
+    outputs = w.locator("output")
+    assert outputs.count() == 3
+    assert set(outputs.evaluate_all("os => os.map(o => o.getAttribute('aria-live'))")) == {"off"}
+    note = w.locator(":scope > .w-ui > p.w-caption").last
+    ranges = w.locator('input[type="range"]')
+    ranges.nth(0).focus()
+    steps = [("Home", "polite"), ("ArrowRight", "polite"), ("ArrowRight", "off")]
+    for key, live in steps:  # "one layer" -> "fan-in jump": a new sentence; 2 -> 3: the same
+        web.page.keyboard.press(key)
+        assert note.get_attribute("aria-live") == live, key
+    ranges.nth(1).focus()
+    web.page.keyboard.press("ArrowRight")
+    assert note.get_attribute("aria-live") == "off"
+    assert "Fan-in jump" in shown(note)
+    web.goto("09-vanishing-paths/")
+    v = web.page.locator('.widget[data-widget="vanishing"] output')
+    assert set(v.evaluate_all("os => os.map(o => o.getAttribute('aria-live'))")) == {"off"}
+
+
+# --- §06 live stack: Home is the start state --------------------------------------------------
+
+def test_live_stack_home_and_reset_agree(web):
+    w = web.widget("live-stack")
+    w.get_by_role("button", name="Next").focus()
+    web.press(w, "data-word", [("End", None), ("Home", "0")])
+    w.get_by_role("button", name="Next").click()
+    w.get_by_role("button", name="Reset").click()
+    assert w.get_attribute("data-word") == "0"
+    assert shown(w.locator(".w-status")).startswith("READY")
+
+
+# --- §07 symbols: hover and focus do not press ------------------------------------------------
+
+def test_symbols_hover_and_focus_set_no_pressed_state(web):
+    w = web.widget("symbols")
+    buttons = w.locator("button.w-sym")
+    buttons.nth(1).hover()
+    buttons.first.focus()
+    web.page.keyboard.press("ArrowRight")
+    buttons.nth(2).click()
+    assert w.locator("button.w-sym[aria-pressed]").count() == 0
+    assert w.locator("button.w-sym.on").evaluate_all("bs => bs.length") == 1
+    assert "on" in buttons.nth(2).get_attribute("class").split()
+
+
+# --- §08 climb: no stray text in the live card ------------------------------------------------
+
+def test_climb_card_never_says_false(web):
+    w = web.widget("climb")
+    card = w.locator(".w-panel")
+    w.get_by_role("button", name="Next step").focus()
+    for step in range(22):
+        text = card.evaluate("c => c.textContent")
+        assert "false" not in text, (step, text)
+        assert card.evaluate("c => [...c.childNodes].every(n => n.nodeType === 1)"), step
+        web.page.keyboard.press("ArrowRight")
+
+
+# --- §09 vanishing: axis and ranges from the data ---------------------------------------------
+
+def test_vanishing_axis_floor_holds_the_smallest_measured_value(web):
+    runs = data("experiments/gradient_flow.json")["runs"]
+    rel = {id(r): [v / r["last_step"][-1] for v in r["last_step"]] for r in runs}
+    run = min(runs, key=lambda r: min(rel[id(r)]))
+    low = min(rel[id(run)])
+    floor = math.floor(math.log10(low))
+    w = web.widget("vanishing")
+    ticks = w.locator(".w-axes text").evaluate_all("ts => ts.map(t => t.textContent)")
+    assert ticks[0] == f"1e{floor}", ticks
+    set_range(w.locator('input[type="range"]').nth(1), run["depth"])
+    w.get_by_role("checkbox", name="residual").set_checked("residual" in run["variant"])
+    w.get_by_role("checkbox", name="layer norm").set_checked("layer_norm" in run["variant"])
+    w.get_by_role("radio", name={"rnn": "tanh RNN", "gru": "GRU", "lstm": "LSTM"}[run["cell"]]) \
+        .check()
+    grid = {t: float(y) for t, y in w.locator(".w-axes").evaluate_all(
+        "gs => gs.map(g => [g.textContent, g.querySelector('line').getAttribute('y1')])")}
+    dot = float(w.locator("circle.w-meas").nth(rel[id(run)].index(low)).get_attribute("cy"))
+    top = grid["1" if floor == -1 else f"1e{floor + 1}"]
+    assert top < dot < grid[f"1e{floor}"]  # drawn where it is, not on a clamped line
+
+
+def test_vanishing_slider_ranges_come_from_the_data(web):
+    sliders = data("data/vanishing.json")["sliders"]
+    w = web.widget("vanishing")
+    gamma, depth = (w.locator('input[type="range"]').nth(i) for i in (0, 1))
+    for key in ("min", "max", "step"):
+        assert float(gamma.get_attribute(key)) == sliders["factor"][key]
+    assert depth.get_attribute("max") == str(sliders["num_layers"]["max"])
+
+
+def test_vanishing_follows_patched_ranges(web):
+    _patch_json(web, "vanishing.json", lambda d: d["sliders"].update(
+        factor={"min": 0.1, "max": 2.0, "step": 0.1}, num_layers={"min": 1, "max": 6}))
+    w = web.widget("vanishing")
+    gamma, depth = (w.locator('input[type="range"]').nth(i) for i in (0, 1))
+    gamma.focus()
+    web.page.keyboard.press("ArrowLeft")
+    assert w.get_attribute("data-factor") == "0.5"
+    set_range(gamma, 7)
+    set_range(depth, 99)
+    assert (w.get_attribute("data-factor"), w.get_attribute("data-layers")) == ("2", "6")
+
+
+# --- §10 verdict: colours, widths, live summary, print ----------------------------------------
+
+def test_verdict_blocks_match_the_static_figure_and_summary_is_live(web):
+    w = web.widget("verdict")
+    options = data("data/verdict.json")["options"]
+    widest = max(o["hidden"] for o in options)
+    said = set()
+    for o in options:
+        w.get_by_role("radio", name={"wide": "Shallow", "deep": "Deep"}[o["key"]]).check()
+        blocks = w.locator(".w-block")
+        # top first, as drawn; layer l has the colour of layer l in the figure (1, 2, 3, 1, ...)
+        classes = blocks.evaluate_all("bs => bs.map(b => b.className)")
+        assert classes == [f"w-block w-l{(n - 1) % 3 + 1}" for n in range(o["layers"], 0, -1)]
+        widths = blocks.evaluate_all("bs => bs.map(b => parseFloat(b.style.width))")
+        assert widths == pytest.approx([100 * o["hidden"] / widest] * o["layers"])
+        text = shown(_live(w))
+        assert f"{o['params']['keras']:,}" in text and f"{o['layers']} × {o['hidden']}" in text
+        said.add(text)
+    assert len(said) == len(options)
+
+
+def test_verdict_column_tint_is_screen_only(web):
+    web.widget("verdict")
+    cell = web.page.locator("table td.w-colon").first
+    tint = "c => getComputedStyle(c).backgroundColor"
+    assert cell.evaluate(tint) != "rgba(0, 0, 0, 0)"
+    web.page.emulate_media(media="print")
+    assert cell.evaluate(tint) == "rgba(0, 0, 0, 0)"
+
+
+# --- §13 quiz: states after answering ---------------------------------------------------------
+
+def test_quiz_states_after_answering(web):
+    w = web.widget("quiz")
+    key = data("data/quiz.json")
+    q1, q5, q9 = (w.locator(f'.w-q[data-q="q{i}"]') for i in (1, 5, 9))
+    opts = q1.locator("button.w-opt")
+    assert opts.evaluate_all("os => os.map(o => o.getAttribute('aria-disabled'))") == \
+        [None] * opts.count()
+    q1.locator(f'button[data-letter="{key["q1"]["answer"]}"]').click()
+    assert set(opts.evaluate_all("os => os.map(o => o.getAttribute('aria-disabled'))")) == {"true"}
+    field = q5.locator("input")
+    assert field.get_attribute("aria-invalid") in (None, "false")
+    field.fill("lots")
+    field.press("Enter")
+    assert field.get_attribute("aria-invalid") == "true"
+    described = web.page.locator(f"#{field.get_attribute('aria-describedby')}")
+    assert "Please enter a number" in shown(described)
+    field.fill("5.5")
+    field.press("Enter")
+    assert field.get_attribute("aria-invalid") == "false" and "Correct" in shown(described)
+    reveal = q9.get_by_role("button", name="Show the answer")
+    assert reveal.get_attribute("aria-expanded") == "false"
+    reveal.click()
+    assert reveal.get_attribute("aria-expanded") == "true"
+    assert q9.get_by_role("button", name="I had it").is_visible()
+    reveal.click()
+    assert reveal.get_attribute("aria-expanded") == "false"
+    assert not q9.get_by_role("button", name="I had it").is_visible()
+    w.get_by_role("button", name="Retry all questions").click()
+    assert opts.evaluate_all("os => os.map(o => o.getAttribute('aria-disabled'))") == \
+        [None] * opts.count()
