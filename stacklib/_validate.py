@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 
@@ -16,6 +16,7 @@ CELLS: tuple[str, ...] = ("rnn", "gru", "lstm")
 GATES: dict[str, int] = {"rnn": 1, "gru": 3, "lstm": 4}
 NONLINEARITIES: tuple[str, ...] = ("tanh", "relu", "linear")
 FRAMEWORKS: tuple[str, ...] = ("torch", "keras")
+LN_EPS = 1e-5  # layer norm's epsilon, as torch.nn.LayerNorm's default (NumPy and torch stacks)
 
 
 def check_cell(cell: object) -> str:
@@ -45,8 +46,15 @@ def check_nonlinearity(cell: str, nonlinearity: object) -> str:
     return str(nonlinearity)
 
 
+def check_bool(name: str, value: object) -> bool:
+    """A flag: ``bool`` or NumPy's ``bool_``, nothing else (``"False"`` would be truthy)."""
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name}: expected a bool, got {value!r}")
+    return bool(value)
+
+
 def check_dropout(dropout: object) -> float:
-    if isinstance(dropout, bool) or not isinstance(dropout, (int, float)):
+    if isinstance(dropout, bool | np.bool_) or not isinstance(dropout, Real):
         raise ValueError(f"dropout: expected a number in [0, 1), got {dropout!r}")
     if not (0.0 <= float(dropout) < 1.0) or math.isnan(float(dropout)):
         raise ValueError(f"dropout: expected a number in [0, 1), got {dropout!r}")
@@ -60,13 +68,27 @@ def check_finite(name: str, array: np.ndarray) -> None:
 
 
 def as_float_array(name: str, value: object, dtype: np.dtype) -> np.ndarray:
-    """Convert ``value`` to a floating array of ``dtype``; refuse strings, objects, complex."""
-    array = np.asarray(value)
-    if array.dtype.kind not in "fiub":
+    """Convert ``value`` (array, nested lists or a torch tensor) to a floating array of
+    ``dtype``; refuse ragged lists, strings, objects, booleans, complex, NaN/inf, and values
+    that do not fit ``dtype`` (e.g. 1e300 into float32)."""
+    if hasattr(value, "detach"):  # a torch tensor, without importing torch
+        tensor = value.detach().cpu()
+        value = tensor.float() if str(tensor.dtype) == "torch.bfloat16" else tensor
+        value = value.numpy()
+    try:
+        array = np.asarray(value)
+    except ValueError as exc:  # e.g. a ragged nested list
+        raise ValueError(f"{name}: expected a rectangular numeric array, got {exc}") from None
+    if array.dtype.kind not in "fiu":
         raise ValueError(f"{name}: expected a real numeric array, got dtype {array.dtype}")
-    array = array.astype(dtype, copy=False)
-    check_finite(name, array)
-    return array
+    if array.dtype.kind == "f":
+        check_finite(name, array)
+    with np.errstate(over="ignore"):
+        converted = array.astype(dtype, copy=False)
+    if converted is not array and not np.all(np.isfinite(converted)):
+        raise ValueError(f"{name}: values too large for {np.dtype(dtype)}, largest magnitude "
+                         f"{np.max(np.abs(array)):.3g}")
+    return converted
 
 
 def check_keys(name: str, state, expected, what: str) -> None:

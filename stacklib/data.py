@@ -23,8 +23,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from numbers import Integral
 
 import numpy as np
+
+from stacklib._validate import check_positive_int
 
 NOUNS: tuple[tuple[str, str], ...] = (
     ("key", "keys"), ("cabinet", "cabinets"), ("table", "tables"), ("author", "authors"),
@@ -134,7 +137,15 @@ def _number_of(word: str) -> int:
 
 
 def parse(text: str) -> Sentence:
-    """Tag a sentence of the language (the main verb is the first verb outside a modifier)."""
+    """Tag a sentence of the language (the main verb is the first verb outside a modifier).
+    Anything else raises ValueError naming the text."""
+    try:
+        return _parse(text)
+    except (IndexError, KeyError):  # ran off the end, or a word the language does not have
+        raise ValueError(f"text: not a sentence of the agreement language: {text!r}") from None
+
+
+def _parse(text: str) -> Sentence:
     toks = tokenize(text)
     if len(toks) < 4 or toks[0] != "the" or toks[1] not in _NOUN_NUM or toks[-1] != ".":
         raise ValueError(f"text: not a sentence of the agreement language: {text!r}")
@@ -209,6 +220,8 @@ def make_splits(n_train: int = 4000, n_heldout: int = 1000, seed: int = 0
     Held-out sentences are those whose (subject, first attractor) lemma pair is held out, plus
     every fifth unmodified sentence; the probes never appear in training.
     """
+    check_positive_int("n_train", n_train)
+    check_positive_int("n_heldout", n_heldout)
     rng = np.random.default_rng(seed)
     held = heldout_pairs(seed)
     probes = {" ".join(tokenize(p)) for p in PROBES}
@@ -238,7 +251,15 @@ def batch(sentences, pad_to: int | None = None) -> tuple[np.ndarray, np.ndarray]
 
     A model's output at position t has read words 1..t (and <bos>) and predicts word t+1.
     """
-    t = max(len(s.tokens) for s in sentences) if pad_to is None else pad_to
+    sentences = list(sentences)
+    if not sentences:
+        raise ValueError("sentences: expected at least one sentence, got none")
+    longest = max(len(s.tokens) for s in sentences)
+    if pad_to is not None and (isinstance(pad_to, bool) or not isinstance(pad_to, Integral)
+                               or pad_to < longest):
+        raise ValueError(f"pad_to: expected an integer >= {longest} (the longest sentence), "
+                         f"got {pad_to!r}")
+    t = longest if pad_to is None else pad_to
     x = np.full((len(sentences), t), PAD, dtype=np.int64)
     y = np.full((len(sentences), t), PAD, dtype=np.int64)
     for b, s in enumerate(sentences):

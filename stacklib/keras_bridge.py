@@ -22,10 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from stacklib._validate import GATES, check_state
+from stacklib._validate import (
+    as_float_array,
+    check_cell,
+    check_nonlinearity,
+    check_positive_int,
+    check_state,
+)
 from stacklib.params import param_shapes
-
-_NONLINEARITIES = ("tanh", "relu", "linear")
 
 
 def _keras() -> Any:
@@ -50,16 +54,17 @@ def _keras() -> Any:
 
 
 def _check_config(cell: object, sizes: dict[str, object], nonlinearity: object) -> None:
-    if cell not in GATES:
-        raise ValueError(f"cell: expected one of {tuple(GATES)}, got {cell!r}")
     for name, value in sizes.items():
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name}: expected an integer >= 1, got {value!r}")
-    allowed = _NONLINEARITIES if cell == "rnn" else ("tanh",)
-    if nonlinearity not in allowed:
-        raise ValueError(
-            f"nonlinearity: expected one of {allowed} for cell={cell!r}, got {nonlinearity!r}"
-        )
+        check_positive_int(name, value)
+    check_nonlinearity(check_cell(cell), nonlinearity)
+
+
+def _check_agrees(obj: object, given: dict[str, object]) -> None:
+    """A stack object passed as the weights must have the configuration it is bridged with."""
+    for name, value in given.items():
+        own = getattr(obj, name, None)
+        if own is not None and own != value:
+            raise ValueError(f"{name}: the stack given has {name}={own!r}, got {value!r}")
 
 
 def _as_numpy_state(flat_state_dict: object) -> dict[str, np.ndarray]:
@@ -76,12 +81,7 @@ def _as_numpy_state(flat_state_dict: object) -> dict[str, np.ndarray]:
         obj = obj.state_dict()
     if not isinstance(obj, Mapping):
         raise ValueError(f"flat_state_dict: expected a mapping, got {type(obj).__name__}")
-    out = {}
-    for key, value in obj.items():
-        if hasattr(value, "detach"):  # torch tensor, without importing torch
-            value = value.detach().cpu().numpy()
-        out[key] = np.asarray(value, dtype=np.float64)
-    return out
+    return {key: as_float_array(key, value, np.float64) for key, value in obj.items()}
 
 
 def _keras_weights(
@@ -152,7 +152,7 @@ def build_keras_stack(
     hidden_size: int,
     num_layers: int,
     *,
-    nonlinearity: str = "tanh",
+    nonlinearity: str | None = None,
     return_sequences_top: bool = False,
 ) -> Any:
     """A Keras model of ``num_layers`` SimpleRNN / GRU / LSTM layers with the given weights.
@@ -162,9 +162,14 @@ def build_keras_stack(
     stack object with ``flat_state_dict()`` / ``state_dict()`` is accepted too. Input shape is
     (batch, time, input_size) (Keras is batch-first). All layers but the top return sequences;
     ``return_sequences_top=True`` makes the top return every step as well: (B, T, H).
+    ``nonlinearity`` (RNN only) defaults to the stack object's, else "tanh"; a stack object's
+    cell, sizes and nonlinearity must agree with the arguments.
     """
     sizes = dict(input_size=input_size, hidden_size=hidden_size, num_layers=num_layers)
+    if nonlinearity is None:
+        nonlinearity = getattr(flat_state_dict, "nonlinearity", None) or "tanh"
     _check_config(cell, sizes, nonlinearity)
+    _check_agrees(flat_state_dict, dict(cell=cell, nonlinearity=nonlinearity, **sizes))
     state = _as_numpy_state(flat_state_dict)
     weights, use_bias = _keras_weights(state, cell, input_size, hidden_size, num_layers)
     model = _build(
@@ -189,8 +194,8 @@ def run_keras_stack(model: Any, x: np.ndarray) -> np.ndarray:
     keras = _keras()
     x = np.asarray(x, dtype=np.float32)
     want = model.input_shape[-1]
-    if x.ndim != 3 or x.shape[-1] != want:
-        raise ValueError(f"x: expected shape (B, T, {want}), got {x.shape}")
+    if x.ndim != 3 or x.shape[-1] != want or 0 in x.shape:
+        raise ValueError(f"x: expected shape (B, T, {want}) with B, T >= 1, got {x.shape}")
     if not np.all(np.isfinite(x)):
         raise ValueError("x: contains NaN or inf values")
     y = model(x, training=False)

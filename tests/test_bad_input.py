@@ -6,6 +6,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from stacklib import data
 from stacklib.numpy import StackedRNN
 from stacklib.torch import StackedRNN as TorchStack
 
@@ -192,3 +193,55 @@ def test_torch_stack_bad_inputs_raise():
         lstm(x[:, 0], (h, h))  # unbatched input needs unbatched hx
     with pytest.raises(ValueError, match="hx: h0 contains NaN"):
         gru(x.transpose(0, 1), torch.full((2, 2, 4), float("nan")))
+
+
+# ------------------------------------------------------------ conversions, gates, data
+def test_inputs_that_numpy_would_mangle_are_named():
+    stack = StackedRNN(**CTOR)
+    with pytest.raises(ValueError, match="x: expected a rectangular numeric array"):
+        stack.forward([[0.0, 1.0, 2.0], [1.0]])  # ragged
+    with pytest.raises(ValueError, match="x: expected a real numeric array, got dtype bool"):
+        stack.forward(np.ones((4, 2, 3), bool))
+    small = StackedRNN(**CTOR, dtype=np.float32)
+    with pytest.raises(ValueError, match=r"x: values too large for float32, largest .*1e\+300"):
+        small.forward(np.full((4, 2, 3), 1e300))  # finite in float64, inf in float32
+    grads_wanted = torch.ones(4, 2, 3, requires_grad=True)  # a tensor in a torch graph is fine
+    assert stack.forward(grads_wanted).output.shape == (4, 2, 4)
+
+
+@pytest.mark.parametrize("layer", ["1", 1.5, True, 0, 3])
+def test_gates_layer_must_be_an_index(layer):
+    out = StackedRNN(**CTOR).forward(np.ones((4, 2, 3)))
+    with pytest.raises(ValueError, match=r"layer: expected an integer in 1\.\.2"):
+        out.gates(layer)
+
+
+@pytest.mark.parametrize(("value", "match"), [
+    (np.full((16, 3), np.nan), "weight_ih_l0: expected finite values"),
+    (np.ones((16, 3), complex), "weight_ih_l0: expected a real numeric array, got dtype complex"),
+    (np.full((16, 3), "a"), "weight_ih_l0: expected a real numeric array"),
+])
+def test_torch_stack_refuses_weights_the_numpy_stack_refuses(value, match):
+    stack = TorchStack(3, 4, 2)
+    state = {k: v.clone() for k, v in stack.flat_state_dict().items()}
+    before = stack.flat_state_dict()
+    with pytest.raises(ValueError, match=match):
+        stack.load_flat_state_dict(dict(state, weight_ih_l0=value))
+    assert all(torch.equal(before[k], v) for k, v in stack.flat_state_dict().items())
+
+
+@pytest.mark.parametrize("text", ["The keys that .", "The keys to the .",
+                                  "The keys to the big is red ."])
+def test_parse_names_a_text_outside_the_language(text):
+    with pytest.raises(ValueError, match="text: not a sentence of the agreement language"):
+        data.parse(text)
+
+
+def test_batch_and_splits_check_their_arguments():
+    s = data.parse("The keys are red .")
+    with pytest.raises(ValueError, match="sentences: expected at least one"):
+        data.batch([])
+    with pytest.raises(ValueError, match=r"pad_to: expected an integer >= 5 .*got 3"):
+        data.batch([s], pad_to=3)
+    with pytest.raises(ValueError, match="n_train: expected an integer >= 1, got -1"):
+        data.make_splits(-1, 10)

@@ -142,6 +142,24 @@ def test_bad_arguments_raise(keras):
         run_keras_stack(model, np.zeros((2, 3, 4)))
     with pytest.raises(ValueError, match="x: contains NaN"):
         run_keras_stack(model, np.full((2, 3, 5), np.nan))
+    with pytest.raises(ValueError, match=r"x: expected shape \(B, T, 5\) with B, T >= 1"):
+        run_keras_stack(model, np.zeros((1, 0, 5)))
+    with pytest.raises(ValueError, match="weight_ih_l0: expected finite values"):
+        build_keras_stack(dict(sd, weight_ih_l0=torch.full((24, 5), float("nan"))), "lstm",
+                          N_IN, H, 2)
+
+
+def test_a_stack_object_brings_its_own_configuration(keras):
+    torch.manual_seed(4)
+    relu = StackedRNN(N_IN, H, 2, cell="rnn", nonlinearity="relu").double()
+    model = build_keras_stack(relu, "rnn", N_IN, H, 2, return_sequences_top=True)  # relu, not tanh
+    x = torch.randn(2, 5, N_IN, dtype=torch.float64)
+    want = relu(x.transpose(0, 1))[0].transpose(0, 1).detach().numpy()
+    assert np.abs(run_keras_stack(model, x.numpy()) - want).max() <= 1e-5
+    with pytest.raises(ValueError, match="nonlinearity: the stack given has nonlinearity='relu'"):
+        build_keras_stack(relu, "rnn", N_IN, H, 2, nonlinearity="tanh")
+    with pytest.raises(ValueError, match="hidden_size: the stack given has hidden_size=6, got 7"):
+        build_keras_stack(relu, "rnn", N_IN, 7, 2)
 
 
 def test_keras_import_is_lazy_and_backend_is_checked():

@@ -88,14 +88,18 @@ def rel_err(a, b):
 
 @pytest.mark.parametrize("cell", CELLS)
 @pytest.mark.parametrize("layers", [1, 2, 4])
-@pytest.mark.parametrize("batch_first", [False, True])
-def test_bptt_matches_autograd(cell, layers, batch_first):
+@pytest.mark.parametrize(("batch_first", "B"), [(False, 4), (True, 4), (False, 1), (True, 1),
+                                               (False, None)],
+                         ids=["TB4", "BT4", "TB1", "BT1", "unbatched"])
+def test_bptt_matches_autograd(cell, layers, batch_first, B):
+    """B = 1 and unbatched input take the matrix-vector path of the LSTM and the stack."""
     module, stack = make_pair(cell, 3, 5, layers, batch_first=batch_first, seed=11)
-    T, B = 23, 4  # T > 2 chunks of the LSTM backward (10 steps), the last one partial
-    x = torch.randn(*((B, T, 3) if batch_first else (T, B, 3)), dtype=torch.float64,
-                    requires_grad=True)
-    h0 = torch.randn(layers, B, 5, dtype=torch.float64, requires_grad=True)
-    c0 = torch.randn(layers, B, 5, dtype=torch.float64, requires_grad=True)
+    T = 23  # T > 2 chunks of the LSTM backward (10 steps), the last one partial
+    shape = (T, 3) if B is None else ((B, T, 3) if batch_first else (T, B, 3))
+    x = torch.randn(*shape, dtype=torch.float64, requires_grad=True)
+    state_shape = (layers, 5) if B is None else (layers, B, 5)
+    h0 = torch.randn(*state_shape, dtype=torch.float64, requires_grad=True)
+    c0 = torch.randn(*state_shape, dtype=torch.float64, requires_grad=True)
     hx = (h0, c0) if cell == "lstm" else h0
     y, h_n, c_n = run_torch(module, x, hx)
     gy, gh = torch.randn_like(y), torch.randn_like(h_n)
@@ -118,26 +122,33 @@ def test_bptt_matches_autograd(cell, layers, batch_first):
     assert grads.h_norm.shape == (T, layers) and np.all(grads.h_norm > 0)
 
 
-def test_gradient_norm_map_matches_autograd():
+@pytest.mark.parametrize("cell", CELLS)
+@pytest.mark.parametrize("B", [2, 1])
+def test_gradient_norm_map_matches_autograd(cell, B):
     """h_norm[t, l] is ||dLoss/dh^[l]_t||: check it against retained torch gradients."""
-    stack = StackedRNN(2, 3, 3, cell="gru", seed=4)
-    x = np.random.default_rng(0).normal(size=(5, 2, 2))
+    stack = StackedRNN(2, 3, 3, cell=cell, seed=4)
+    x = np.random.default_rng(0).normal(size=(5, B, 2))
     out = stack.forward(x)
     grads = stack.backward(out, np.ones_like(out.output))
     state = {k: torch.tensor(v) for k, v in stack.state_dict().items()}
     cells = []
-    for l in range(3):  # torch.nn.GRUCell per layer, same weights: an independent oracle
-        cell = torch.nn.GRUCell(2 if l == 0 else 3, 3).double()
+    torch_cell = {"rnn": torch.nn.RNNCell, "gru": torch.nn.GRUCell, "lstm": torch.nn.LSTMCell}
+    for l in range(3):  # torch.nn's cell per layer, same weights: an independent oracle
+        one = torch_cell[cell](2 if l == 0 else 3, 3).double()
         for part in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
-            getattr(cell, part).data.copy_(state[f"{part}_l{l}"])
-        cells.append(cell)
+            getattr(one, part).data.copy_(state[f"{part}_l{l}"])
+        cells.append(one)
     xt = torch.tensor(x)
     hs = []
-    h = [torch.zeros(2, 3, dtype=torch.float64) for _ in range(3)]
+    h = [torch.zeros(B, 3, dtype=torch.float64) for _ in range(3)]
+    c = [torch.zeros(B, 3, dtype=torch.float64) for _ in range(3)]
     for t in range(5):
         inp = xt[t]
         for l in range(3):
-            h[l] = cells[l](inp, h[l])
+            if cell == "lstm":
+                h[l], c[l] = cells[l](inp, (h[l], c[l]))
+            else:
+                h[l] = cells[l](inp, h[l])
             h[l].retain_grad()
             hs.append((t, l, h[l]))
             inp = h[l]
@@ -196,8 +207,9 @@ def test_plain_lstm_stack_keeps_all_layers_in_one_buffer(residual, shared):
 @pytest.mark.parametrize("cell", CELLS)
 @pytest.mark.parametrize("B", [1, 3])
 def test_backward_scratch_reuse_leaves_earlier_gradients_intact(cell, B):
-    """Backward passes on one thread share a scratch workspace: a later pass must neither
-    change what an earlier one returned nor depend on what it left behind."""
+    """The layers of one backward pass share a scratch workspace (a fresh one per pass): a
+    later pass must neither change what an earlier one returned nor depend on what it left
+    behind (this guards against the workspace ever being kept between passes)."""
     stack = StackedRNN(3, 4, num_layers=3, cell=cell)
     rng = np.random.default_rng(B)
     xs = [rng.standard_normal((6, B, 3)) for _ in range(2)]

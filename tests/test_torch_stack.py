@@ -138,6 +138,8 @@ def test_torch_nn_round_trips(cell):
     other.load_flat_state_dict(ref.state_dict())  # nn.*.state_dict() accepted directly
     x = torch.randn(3, 2, 4)
     assert _max_err(other(x)[0], ref.eval()(x.transpose(0, 1))[0].transpose(0, 1)) <= 1e-6
+    subclass = type("Custom", (TORCH_NN[cell],), {})(4, 5, 2)  # a subclass is still an nn.LSTM
+    assert StackedRNN.from_torch_nn(subclass).cell == cell
 
 
 def test_bad_state_dicts_raise():

@@ -32,12 +32,15 @@ from stacklib import data
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.experiments.lm import TrainConfig, evaluate, train_lm
 from stacklib.experiments.stacks import HERO
+from stacklib.params import count_params
 
 
 def lstm_params(input_size: int, hidden: int, layers: int, biases: int = 2) -> int:
     """Recurrent weights of an LSTM stack (torch: two bias vectors per gate block; Keras: 1)."""
-    first = 4 * hidden * (input_size + hidden) + 4 * biases * hidden
-    return first + (layers - 1) * (4 * hidden * 2 * hidden + 4 * biases * hidden)
+    frameworks = {2: "torch", 1: "keras"}
+    if biases not in frameworks:
+        raise ValueError(f"biases: expected 2 (torch) or 1 (Keras), got {biases!r}")
+    return count_params("lstm", input_size, hidden, layers, framework=frameworks[biases])
 
 
 def matched_width(input_size: int, hidden: int, layers: int) -> int:

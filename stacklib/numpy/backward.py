@@ -29,6 +29,9 @@ def stack_backward(stack, out, grad_output, grad_h_n=None, grad_c_n=None):
     cache = getattr(out, "_cache", None)
     if not cache:
         raise ValueError("out: expected the StackOutput returned by this stack's forward()")
+    if cache.get("stack") is not stack or cache.get("version") != stack._version:
+        raise ValueError("out: computed by another stack, or by this one before load_state_dict "
+                         "changed its weights; run this stack's forward() again")
     if not cache["grad"]:
         raise ValueError("out: computed with forward(..., grad=False), which keeps nothing for "
                          "backward; run forward with grad=True (the default)")

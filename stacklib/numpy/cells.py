@@ -17,8 +17,6 @@ from stacklib.numpy.lstm import LSTM
 
 # ---------------------------------------------------------------- RNN: h' = act(Wx + Uh + b)
 class RNN:
-    gates = 1
-
     def __init__(self, nonlinearity="tanh"):
         self.act, self.dact = ACTIVATIONS[nonlinearity]
 
@@ -63,8 +61,6 @@ class RNN:
 class GRU:
     """r = σ(W_ir x + b_ir + W_hr h + b_hr);  z = σ(W_iz x + b_iz + W_hz h + b_hz)
     n = tanh(W_in x + b_in + r ⊙ (W_hn h + b_hn));  h' = (1 − z) ⊙ n + z ⊙ h"""
-
-    gates = 3
 
     def prepare(self, w):
         gh = w["w_ih"].shape[0]

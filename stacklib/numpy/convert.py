@@ -27,9 +27,9 @@ def from_torch(module, dtype=None) -> StackedRNN:
     else:
         raise ValueError(f"module: expected torch.nn.RNN/GRU/LSTM or stacklib.torch.StackedRNN, "
                          f"got {type(module).__name__}")
-    state = {k: v.detach().cpu().numpy() for k, v in state.items()}
-    if dtype is None:
-        dtype = next(iter(state.values())).dtype
+    if dtype is None:  # the module's; bfloat16 has no NumPy twin: float32 holds it exactly
+        first = next(iter(state.values())).detach()
+        dtype = np.float32 if str(first.dtype) == "torch.bfloat16" else first.cpu().numpy().dtype
     stack = StackedRNN(module.input_size, module.hidden_size, module.num_layers,
                        dtype=np.dtype(dtype), **cfg)
     stack.load_state_dict(state)

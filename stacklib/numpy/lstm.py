@@ -89,8 +89,6 @@ def _factors(g, cs, tc, p, a_c):
 class LSTM:
     """i, f, o = σ(·);  g = tanh(·);  c' = f ⊙ c + i ⊙ g;  h' = o ⊙ tanh(c')"""
 
-    gates = 4
-
     def prepare(self, w):
         gh, n_in = w["w_ih"].shape
         H, dt = gh // 4, w["w_ih"].dtype

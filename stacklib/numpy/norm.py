@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-LN_EPS = 1e-5  # as torch.nn.LayerNorm
+from stacklib._validate import LN_EPS
 
 
 def layer_norm(a, weight, bias, eps=LN_EPS):

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from numbers import Integral
 
 import numpy as np
 
 from stacklib._validate import (
     as_float_array,
+    check_bool,
     check_cell,
     check_dropout,
     check_nonlinearity,
@@ -38,10 +40,14 @@ from stacklib.params import param_shapes
 
 @dataclass
 class StackOutput:
-    """Everything a forward pass produced. Shapes for batched, time-major input.
+    """Everything a forward pass produced. Shapes for batched input; with ``batch_first`` only
+    ``output`` is batch-first (like torch's), every per-layer sequence stays (L, T, B, H).
 
-    ``h``, ``c`` and ``layer_outputs`` are assembled from the layers on first access (a forward
-    pass that only needs ``output`` copies nothing it does not use); arrays may be views.
+    Unpacks like torch.nn's return value: ``y, (h_n, c_n) = stack(x)`` for an LSTM, ``y, h_n =
+    stack(x)`` otherwise. ``h``, ``c`` and ``layer_outputs`` are assembled from the layers on
+    first access (a forward pass that only needs ``output`` copies nothing it does not use).
+    ``output`` and ``gates()`` are read-only views of what ``backward()`` reads: write into a
+    copy (an in-place edit would silently change the gradients; torch raises there too).
     """
 
     output: np.ndarray  # (T, B, H) y_t = u^[L]_t  ((B, T, H) if batch_first)
@@ -49,6 +55,10 @@ class StackOutput:
     c_n: np.ndarray | None  # (L, B, H) final cell state (LSTM only)
     _seqs: dict = field(default=None, repr=False)  # "h", "c", "u" -> per-layer (T, B, H)
     _cache: dict = field(default=None, repr=False)
+
+    def __iter__(self):
+        yield self.output
+        yield self.h_n if self.c_n is None else (self.h_n, self.c_n)
 
     def _stacked(self, key):
         seqs = self._seqs[key]
@@ -82,10 +92,18 @@ class StackOutput:
         if not self._cache["grad"]:
             raise ValueError("gates: this output was computed with forward(..., grad=False), "
                              "which keeps no gates; run forward with grad=True")
-        if not 1 <= layer <= len(layers):
-            raise ValueError(f"layer: expected 1..{len(layers)}, got {layer!r}")
+        if isinstance(layer, bool | np.bool_) or not isinstance(layer, Integral) or not (
+                1 <= layer <= len(layers)):
+            raise ValueError(f"layer: expected an integer in 1..{len(layers)}, got {layer!r}")
         named = self._cache["cell"].named_gates(layers[layer - 1]["cell"])
-        return {k: v[:, 0] if self._cache["unbatched"] else v for k, v in named.items()}
+        return {k: _read_only(v[:, 0] if self._cache["unbatched"] else v)
+                for k, v in named.items()}
+
+
+def _read_only(view: np.ndarray) -> np.ndarray:
+    view = view.view()
+    view.flags.writeable = False
+    return view
 
 
 @dataclass
@@ -98,7 +116,11 @@ class Gradients:
 
 
 class StackedRNN:
-    """From-scratch stacked RNN / GRU / LSTM mirroring ``torch.nn.LSTM``'s interface."""
+    """From-scratch stacked RNN / GRU / LSTM mirroring ``torch.nn.LSTM``'s interface.
+
+    Not supported (as in ``stacklib.torch``): ``bidirectional`` and ``proj_size``. Unlike a torch
+    module, ``forward`` is in evaluation mode unless called with ``train=True`` (dropout).
+    """
 
     def __init__(self, input_size, hidden_size, num_layers=1, *, cell="lstm", nonlinearity="tanh",
                  bias=True, batch_first=False, dropout=0.0, residual=False, layer_norm=False,
@@ -108,9 +130,11 @@ class StackedRNN:
         self.hidden_size = check_positive_int("hidden_size", hidden_size)
         self.num_layers = check_positive_int("num_layers", num_layers)
         self.nonlinearity = check_nonlinearity(self.cell, nonlinearity)
-        self.bias, self.batch_first = bool(bias), bool(batch_first)
+        self.bias = check_bool("bias", bias)
+        self.batch_first = check_bool("batch_first", batch_first)
         self.dropout = check_dropout(dropout)
-        self.residual, self.layer_norm = bool(residual), bool(layer_norm)
+        self.residual = check_bool("residual", residual)
+        self.layer_norm = check_bool("layer_norm", layer_norm)
         self.dtype = np.dtype(dtype)
         if self.dtype.kind != "f":
             raise ValueError(f"dtype: expected a floating dtype, got {self.dtype}")
@@ -118,6 +142,7 @@ class StackedRNN:
         self._cell = cls(self.nonlinearity) if self.cell == "rnn" else cls()
         self._params = self._init_params(np.random.default_rng(seed))
         self._kernels = None
+        self._version = 0  # bumped by load_state_dict: outputs of older weights are refused
 
     # ------------------------------------------------------------------ parameters
     def param_shapes(self) -> dict[str, tuple[int, ...]]:
@@ -138,15 +163,14 @@ class StackedRNN:
         return {name: p.copy() for name, p in self._params.items()}
 
     def load_state_dict(self, state) -> None:
-        def convert(name, value):
-            if hasattr(value, "detach"):  # a torch tensor
-                value = value.detach().cpu().numpy()
-            return as_float_array(name, value, self.dtype).copy()
+        def convert(name, value):  # arrays, lists or torch tensors (any float dtype)
+            return np.array(as_float_array(name, value, self.dtype))  # always a copy
 
         self._params = check_state("state_dict", state, self.param_shapes(),
                                    f"this {self.num_layers}-layer {self.cell!r} stack "
                                    f"(bias={self.bias}, layer_norm={self.layer_norm})", convert)
         self._kernels = None
+        self._version += 1
 
     def num_params(self) -> int:
         return int(sum(p.size for p in self._params.values()))
@@ -163,7 +187,15 @@ class StackedRNN:
         return self._kernels
 
     # ------------------------------------------------------------------ forward
+    @staticmethod
+    def _callers_memory(given, array) -> bool:
+        """Whether ``array`` (converted from ``given``) may be memory the caller can change."""
+        if isinstance(given, np.ndarray):
+            return np.may_share_memory(array, given)
+        return hasattr(given, "detach")  # a torch tensor: .numpy() shares its memory
+
     def _inputs(self, x, hx):
+        x_given = x
         x = as_float_array("x", x, self.dtype)
         if x.ndim not in (2, 3):
             raise ValueError(
@@ -195,7 +227,8 @@ class StackedRNN:
             s = as_float_array(name, value, self.dtype)
             check_shape(name, s, want, f"(num_layers={L}, {'' if unbatched else 'B, '}H={H})")
             states.append(s[:, None, :] if unbatched else s)
-        return X, unbatched, states[0], (states[1] if self.cell == "lstm" else None)
+        c0 = states[1] if self.cell == "lstm" else None
+        return X, unbatched, states[0], c0, self._callers_memory(x_given, x)
 
     def forward(self, x, hx=None, *, train=False, rng=None, grad=True) -> StackOutput:
         """Run the stack. ``train=True`` applies inter-layer dropout (masks drawn from ``rng``).
@@ -206,9 +239,11 @@ class StackedRNN:
         intermediates backward needs, so the pass is faster and lighter; ``backward()``,
         ``gates()`` and ``c`` of its output raise ``ValueError``.
         """
-        X, unbatched, h0, c0 = self._inputs(x, hx)
-        drop = train and self.dropout > 0 and self.num_layers > 1
-        rng = np.random.default_rng() if (drop and rng is None) else rng
+        X, unbatched, h0, c0, callers = self._inputs(x, hx)
+        if grad and callers:  # backward reads X, and the caller may change x before it runs
+            X = X.copy()
+        drop = check_bool("train", train) and self.dropout > 0 and self.num_layers > 1
+        rng = np.random.default_rng(rng) if drop else None
         layers, inp = [], X
         L, lstm = self.num_layers, self.cell == "lstm"
         seqs = {"h": [], "c": [] if lstm else None, "u": []}
@@ -240,14 +275,14 @@ class StackedRNN:
                 inp = u * rec["mask"]
         h_n = np.stack([s[-1] for s in seqs["h"]])
         c_n = np.stack([s[-1] for s in seqs["c"]]) if lstm else None
-        y = layers[-1]["u"]
+        y = _read_only(layers[-1]["u"])
         if unbatched:
             out = StackOutput(y[:, 0], h_n[:, 0], None if c_n is None else c_n[:, 0])
         else:
             out = StackOutput(y.transpose(1, 0, 2) if self.batch_first else y, h_n, c_n)
         out._seqs = seqs
         out._cache = {"layers": layers, "X": X, "unbatched": unbatched, "cell": self._cell,
-                      "grad": bool(grad)}
+                      "grad": bool(grad), "stack": self, "version": self._version}
         return out
 
     __call__ = forward

@@ -35,8 +35,7 @@ def check_config(
     _v.check_nonlinearity(_v.check_cell(cell), nonlinearity)
     _v.check_dropout(dropout)
     for name, value in flags.items():
-        if not isinstance(value, bool):
-            raise ValueError(f"{name}: expected a bool, got {value!r}")
+        _v.check_bool(name, value)
 
 
 def check_input(

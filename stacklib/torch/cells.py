@@ -22,7 +22,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-NONLINEARITIES = ("tanh", "relu", "linear")
+from stacklib._validate import NONLINEARITIES
 
 
 class _Cell(nn.Module):

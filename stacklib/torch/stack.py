@@ -24,13 +24,12 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from stacklib._validate import check_state
+from stacklib._validate import LN_EPS, as_float_array, check_state
 
 from ._checks import check_config, check_hx, check_input
 from .cells import CELLS
 
 _TORCH_NN = {"rnn": nn.RNN, "gru": nn.GRU, "lstm": nn.LSTM}
-LN_EPS = 1e-5
 
 
 class StackedRNN(nn.Module):
@@ -38,6 +37,9 @@ class StackedRNN(nn.Module):
 
     forward(x, hx=None) returns ``(output, (h_n, c_n))`` for LSTM and ``(output, h_n)`` otherwise,
     with torch.nn's shapes: x (T, B, in), or (B, T, in) if batch_first, or unbatched (T, in).
+    ``state_dict()`` uses the module's own names (``cells.0.weight_ih``, ...);
+    ``flat_state_dict()`` / ``load_flat_state_dict()`` speak torch.nn's (``weight_ih_l0``, ...).
+    Not supported: ``bidirectional``, ``proj_size``.
     """
 
     def __init__(
@@ -62,11 +64,11 @@ class StackedRNN(nn.Module):
         self.num_layers = L = int(num_layers)
         self.cell = cell
         self.nonlinearity = nonlinearity
-        self.bias = bias
-        self.batch_first = batch_first
+        self.bias = bool(bias)
+        self.batch_first = bool(batch_first)
         self.dropout = float(dropout)
-        self.residual = residual
-        self.layer_norm = layer_norm
+        self.residual = bool(residual)
+        self.layer_norm = bool(layer_norm)
 
         extra = {"nonlinearity": nonlinearity} if cell == "rnn" else {}
         fan_in = [self.input_size] + [H] * (L - 1)  # layer 1 reads x, layer l >= 2 reads x^[l]
@@ -145,7 +147,7 @@ class StackedRNN(nn.Module):
             "state", state, {k: p.shape for k, p in params.items()},
             f"a {self.num_layers}-layer {self.cell!r} stack (bias={self.bias}, "
             f"layer_norm={self.layer_norm})",
-            lambda _, v: v.detach() if isinstance(v, Tensor) else torch.as_tensor(np.asarray(v)))
+            lambda key, v: torch.from_numpy(np.array(as_float_array(key, v, np.float64))))
         with torch.no_grad():
             for key, p in params.items():
                 p.copy_(values[key].to(dtype=p.dtype, device=p.device))
@@ -184,7 +186,7 @@ class StackedRNN(nn.Module):
     @classmethod
     def from_torch_nn(cls, module: nn.Module) -> StackedRNN:
         """Build a StackedRNN with the configuration and weights of nn.RNN / GRU / LSTM."""
-        cell = next((c for c, t in _TORCH_NN.items() if type(module) is t), None)
+        cell = next((c for c, t in _TORCH_NN.items() if isinstance(module, t)), None)
         if cell is None:
             raise ValueError(
                 f"module: expected torch.nn.RNN, GRU or LSTM, got {type(module).__name__}"
