@@ -24,7 +24,7 @@ def _state_grad(name, value, like, unbatched, L, H):
 
 
 def stack_backward(stack, out, grad_output, grad_h_n=None, grad_c_n=None):
-    from stacklib.numpy.stack import Gradients
+    from stacklib.numpy.outputs import Gradients
 
     cache = getattr(out, "_cache", None)
     if not cache:
