@@ -1,6 +1,7 @@
 # Two commands for a newcomer (see README): `make serve` and `make test`.
 SHELL := /bin/bash
-PY ?= python3
+# The venvs' Python: 3.11 (what CI and the pinned wheels use) when installed, else python3.
+PY ?= $(shell command -v python3.11 2>/dev/null || echo python3)
 VENV := .venv
 BIN := $(VENV)/bin
 DOCS_VENV := .venv-docs

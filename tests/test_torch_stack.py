@@ -106,6 +106,16 @@ def test_cells_have_torch_names_shapes_and_init():
         assert float(c.weight_hh.detach().abs().max()) > 0.8 * bound  # spans the interval
 
 
+def test_factory_arguments_like_torch_nn():
+    stack = StackedRNN(3, 4, 2, cell="gru", layer_norm=True, dtype=torch.float64, device="cpu")
+    assert {p.dtype for p in stack.parameters()} == {torch.float64}
+    ref = nn.GRU(3, 4, 2, dtype=torch.float64)
+    assert stack(torch.zeros(5, 2, 3, dtype=torch.float64))[0].dtype == torch.float64
+    assert {p.dtype for p in StackedRNN.from_torch_nn(ref).parameters()} == {torch.float64}
+    with pytest.raises(ValueError, match=r"dtype: expected a floating torch\.dtype"):
+        StackedRNN(3, 4, 2, dtype=torch.int64)
+
+
 # ---------------------------------------------------------------- state dicts and bridges
 @pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
 def test_flat_state_dict_round_trips(cell):

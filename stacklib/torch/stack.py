@@ -39,7 +39,8 @@ class StackedRNN(nn.Module):
     with torch.nn's shapes: x (T, B, in), or (B, T, in) if batch_first, or unbatched (T, in).
     ``state_dict()`` uses the module's own names (``cells.0.weight_ih``, ...);
     ``flat_state_dict()`` / ``load_flat_state_dict()`` speak torch.nn's (``weight_ih_l0``, ...).
-    Not supported: ``bidirectional``, ``proj_size``.
+    ``device`` and ``dtype`` are torch.nn's factory arguments. Not supported: ``bidirectional``,
+    ``proj_size``.
     """
 
     def __init__(
@@ -55,6 +56,8 @@ class StackedRNN(nn.Module):
         dropout: float = 0.0,
         residual: bool = False,
         layer_norm: bool = False,
+        device: torch.device | str | None = None,
+        dtype: torch.dtype | None = None,
     ) -> None:
         super().__init__()
         flags = dict(bias=bias, batch_first=batch_first, residual=residual, layer_norm=layer_norm)
@@ -76,6 +79,11 @@ class StackedRNN(nn.Module):
         self.norms = (
             nn.ModuleList(nn.LayerNorm(H, eps=LN_EPS) for _ in range(L)) if layer_norm else None
         )
+        if device is not None or dtype is not None:  # torch.nn's factory arguments
+            floating = isinstance(dtype, torch.dtype) and dtype.is_floating_point
+            if dtype is not None and not floating:
+                raise ValueError(f"dtype: expected a floating torch.dtype, got {dtype!r}")
+            self.to(device=device, dtype=dtype)
 
     # ------------------------------------------------------------------ forward
     def forward(self, x: Tensor, hx: Tensor | tuple[Tensor, Tensor] | None = None):
@@ -195,6 +203,7 @@ class StackedRNN(nn.Module):
             raise ValueError("module: bidirectional=True is not supported, got a bidirectional one")
         if getattr(module, "proj_size", 0):
             raise ValueError(f"module: proj_size must be 0, got {module.proj_size}")
+        ref = module.weight_ih_l0
         stack = cls(
             module.input_size,
             module.hidden_size,
@@ -204,9 +213,9 @@ class StackedRNN(nn.Module):
             bias=module.bias,
             batch_first=module.batch_first,
             dropout=float(module.dropout),
+            device=ref.device,
+            dtype=ref.dtype,
         )
-        ref = module.weight_ih_l0
-        stack.to(dtype=ref.dtype, device=ref.device)
         stack.load_flat_state_dict(module.state_dict())
         return stack.train(module.training)
 
