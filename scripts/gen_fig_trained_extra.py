@@ -54,8 +54,7 @@ def _measured_panel(ax, flow: dict, cell: str) -> None:
                 color=color, label=label + suffix)
     ax.set_yscale("log")
     ax.set_xticks(range(1, depth + 1))
-    article = "an" if str(depth)[0] == "8" or depth in (11, 18) else "a"
-    ax.set_xlabel(f"layer l of {article} {depth}-layer stack (1 = bottom)")
+    ax.set_xlabel(f"layer l of the {depth}-layer stack (1 = bottom)")
     ax.set_ylabel(r"$\Vert\partial L/\partial h_T^{[l]}\Vert$ / top layer's")
     ax.legend(fontsize=8, loc="lower right")
     ax.set_title(f"Measured at initialisation: {CELL_TITLES.get(cell, cell)}")
