@@ -218,6 +218,30 @@ def check_targets(rows):
     return all_met
 
 
+def split_gap(rows):
+    """Each L=3 LSTM ratio as (its matrix products) + (everything else), per round, and what
+    each target leaves for everything else when the products run through NumPy's BLAS or,
+    the very same products, through torch's (MKL). Returns the printed lines."""
+    by = {(r["impl"], r["pass"], r["B"]): r for r in rows if r["cell"] == "lstm" and r["L"] == 3}
+    lines = ["\nThe gap, split (L=3, x nn.LSTM's time, medians over rounds): "
+             "stacklib.numpy = its GEMMs + the rest"]
+    for mode, limit in TARGETS.items():
+        for B in (32, 1):
+            keys = [(impl, mode, B) for impl in ("stacklib.numpy", "numpy GEMMs only",
+                                                 "torch GEMMs only")]
+            if not all(k in by for k in keys):
+                continue
+            stack, np_gemm, mkl_gemm = (by[k] for k in keys)
+            rest = statistics.median(
+                s - g for s, g in zip(stack["per_round"], np_gemm["per_round"], strict=True))
+            lines.append(
+                f"  {mode:8s} B={B:<2d}: {np_gemm['ratio']:.2f} + {rest:.2f}; {limit:.2f}x leaves "
+                f"the rest {limit - np_gemm['ratio']:.2f} after NumPy's GEMMs, "
+                f"{limit - mkl_gemm['ratio']:.2f} after the same GEMMs in torch "
+                f"({mkl_gemm['ratio']:.2f})")
+    return lines if len(lines) > 1 else []
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     openblas_note = settle_environment(args)
@@ -260,6 +284,8 @@ def main(argv=None):
     for note in sorted(notes):
         print(f"note: {note}")
     check_targets(rows)
+    for line in split_gap(rows):
+        print(line)
     del limiter
     return 0
 

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 import torch
 from _benchlib import lstm_gemm_floor
+from bench_stack import split_gap
 
 from stacklib.numpy import from_torch
 
@@ -53,3 +54,19 @@ def test_benchmark_runs_and_reports_every_row():
                 impl, mode, out)
     assert "glibc malloc: freed memory kept for reuse" in out
     assert out.count("not measured in this run") == 4  # the targets are at L = 3
+
+
+def test_gap_split_adds_up_round_by_round():
+    def row(impl, mode, B, per_round):
+        return {"cell": "lstm", "L": 3, "B": B, "impl": impl, "pass": mode,
+                "per_round": per_round, "ratio": sorted(per_round)[1]}
+    rows = [row("stacklib.numpy", "fwd+bwd", 32, [1.5, 1.6, 1.9]),
+            row("numpy GEMMs only", "fwd+bwd", 32, [1.4, 1.0, 1.1]),
+            row("torch GEMMs only", "fwd+bwd", 32, [0.9, 0.9, 0.9]),
+            row("stacklib.numpy", "fwd", 1, [1.0, 1.0, 1.0])]  # no floors: no line
+    lines = split_gap(rows)
+    assert len(lines) == 2
+    # the rest per round: 0.1, 0.6, 0.8 -> 0.6 (the difference of the medians would be 0.5)
+    assert lines[1] == ("  fwd+bwd  B=32: 1.10 + 0.60; 1.43x leaves the rest 0.33 after NumPy's "
+                        "GEMMs, 0.53 after the same GEMMs in torch (0.90)")
+    assert split_gap(rows[3:]) == []

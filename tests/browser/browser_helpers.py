@@ -71,3 +71,14 @@ def set_range(loc, value) -> None:
 
 def minus(text: str) -> str:
     return text.replace("\u2212", "-")
+
+
+def patch_json(web, name: str, change) -> None:
+    """Serve generated/data/<name> with `change(json)` applied (as another build would)."""
+    def handle(route):
+        response = route.fetch()
+        body = response.json()
+        change(body)
+        route.fulfill(response=response, json=body)
+
+    web.page.route(f"**/generated/data/{name}", handle)
