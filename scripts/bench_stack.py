@@ -15,6 +15,8 @@ shared: absolute times swing by 2-4x within seconds, so every competitor of one 
 runs once per round, rounds repeat, and the table reports medians. The ratios are what count:
 each is the median over rounds of the ratio of two passes run one after the other (torch.nn
 forward next to NumPy forward, ...), each after a 30 ms untimed pause (SETTLE_S, --settle).
+Last, each L=3 LSTM ratio is split, round by round, into its products ("numpy GEMMs only")
+and the rest, with what each target leaves the rest after NumPy's GEMMs or the same in torch.
 
     python scripts/bench_stack.py                   # full table (~2-3 min)
     python scripts/bench_stack.py --quick           # LSTM, L=3, B in {1, 32} (~1 min)
