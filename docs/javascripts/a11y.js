@@ -1,10 +1,11 @@
 /* Page-level accessibility patches found by the axe browser test (not widget code):
    Material's search dialog has no accessible name; wide tables, widget tables and notebook
    code cells scroll horizontally without being keyboard-focusable. Requested on every page
-   (Material's document$), after each widget mounts, and after resizes; the requests are
-   coalesced into one run when the page is idle: reading scrollWidth right after a DOM change
-   forces a synchronous layout (one per widget before, a long task on a slow phone), while at
-   idle time the layout is already done. StackA11y.pending is true until that run. */
+   (Material's document$), after each widget mounts, after resizes and when a content tab
+   opens; the requests are coalesced into one run when the page is idle: reading scrollWidth
+   right after a DOM change forces a synchronous layout (one per widget before, a long task on
+   a slow phone), while at idle time the layout is already done. StackA11y.pending is true
+   until that run. */
 (function () {
   "use strict";
   if (window.StackA11y) return;
@@ -30,6 +31,8 @@
   A.pending = false;
   let timer = 0;
   addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(A, 200); });
+  // A table in a content tab not yet chosen has no width: look again when a tab opens.
+  addEventListener("change", (e) => { if (e.target.closest(".tabbed-set")) A(); });
   if (window.document$) window.document$.subscribe(A);
   else addEventListener("DOMContentLoaded", A);
 })();

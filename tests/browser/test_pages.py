@@ -115,6 +115,19 @@ def test_wide_tables_scroll_from_the_keyboard_on_a_phone(web, rel):
     assert sum(wide) >= 2 and focusable == wide, (focusable, wide)
 
 
+def test_a_table_in_a_tab_opened_later_scrolls_from_the_keyboard_on_a_phone(web):
+    """A wide table in a content tab not yet chosen has no width when the page is patched: it
+    must become keyboard-scrollable once the reader opens its tab."""
+    web.page.set_viewport_size({"width": 360, "height": 740})
+    page = web.goto(PAGES["price"])
+    tabs = page.locator(".tabbed-set").filter(has=page.locator("table")).last
+    wrap = tabs.locator(".tabbed-block").nth(1).locator(".md-typeset__scrollwrap")
+    assert wrap.evaluate("w => w.tabIndex") == -1  # hidden: nothing to scroll yet
+    tabs.locator("label").nth(1).click()
+    web.settle()
+    assert wrap.evaluate("w => w.scrollWidth > w.clientWidth && w.tabIndex === 0")
+
+
 @pytest.mark.parametrize("rel", sorted({PAGES[n] for n in DATA}))
 def test_missing_json_gives_an_inline_message(web, rel):
     web.allowed = re.compile(r"Failed to load resource.*404")
