@@ -1,7 +1,7 @@
 """Seed 001's worked examples and §09's toy gradient model, from stacklib.examples.
 
 partials/scalar_example.md   t, x_t, layer 1, layer 2 of the scalar two-layer warm-up (§08)
-partials/growth.md           1 vs 3 layers, h = 32, T = 50: matrices, chain length, measured norm
+partials/growth.md           1 vs 3 layers, H = 32, T = 50: matrices, chain length, measured norm
 data/gradient_model.json     §09 widget: g^[l] = factor^(L-l) without residual, 1 with it
 data/examples.json           both worked examples as numbers
 """
@@ -28,8 +28,8 @@ def num(v: float) -> str:
 def scalar_md(ex: dict) -> str:
     rows = [[t, num(x), num(a), num(b)] for t, (x, a, b)
             in enumerate(zip(ex["inputs"], ex["layer1"], ex["layer2"], strict=True), start=1)]
-    header = ["$t$", "input $x_t$", r"layer 1: $h_t^{(1)} = 0.5\,h_{t-1}^{(1)} + x_t$",
-              r"layer 2: $h_t^{(2)} = 0.5\,h_{t-1}^{(2)} + h_t^{(1)}$"]
+    header = ["$t$", "input $x_t$", r"layer 1: $h_t^{[1]} = 0.5\,h_{t-1}^{[1]} + x_t$",
+              r"layer 2: $h_t^{[2]} = 0.5\,h_{t-1}^{[2]} + h_t^{[1]}$"]
     note = (f"Recurrent weight {num(ex['w_rec'])}, input weight {num(ex['w_in'])}, "
             "$h_0 = 0$ in both layers, computed by `stacklib.examples.scalar_example()`.")
     return header_comment(NAME) + md_table(header, rows, "cccc") + "\n" + note + "\n"
@@ -57,7 +57,7 @@ def growth_md(g: dict) -> str:
         [r"Gradient norm reaching $h_1^{[1]}$ (unit norm injected at $y_T$)",
          sci(s["grad_norm_first_step_bottom"]), sci(d["grad_norm_first_step_bottom"])],
     ]
-    header = ["", f"1 layer (h = {H}, T = {T})", f"{d['num_layers']} layers (h = {H}, T = {T})"]
+    header = ["", f"1 layer (H = {H}, T = {T})", f"{d['num_layers']} layers (H = {H}, T = {T})"]
     note = ("Computed by `stacklib.examples.gradient_path_growth()`: tanh RNN layers at PyTorch's "
             "default initialisation, one sequence of standard-normal inputs; the gradient norm "
             "comes from stacklib's NumPy backward pass.")

@@ -48,7 +48,7 @@ def pricing_vs_layers(out: Path) -> str:
     ax.set_ylim(bottom=0)
     ax.grid(axis="y", color="#e2e8f0", lw=0.8)
     ax.legend(loc="upper left", fontsize=8.5)
-    ax.set_title(f"The price of depth: parameters grow linearly with L (h = {h}, x = {x})")
+    ax.set_title(f"The price of depth: parameters grow linearly with L (H = {h}, D = {x})")
     return save_svg(fig, out, "figures/pricing_vs_layers.svg", "Parameters vs number of layers")
 
 
@@ -75,13 +75,13 @@ def depth_vs_width(out: Path) -> str:
             ax.add_patch(FancyBboxPatch((cx - width / 2, y0), width, height,
                                         boxstyle="round,pad=0.02,rounding_size=0.1",
                                         facecolor=color, edgecolor=color))
-            ax.text(cx, y0 + height / 2, f"{cell.upper()} layer {layer + 1} · h = {h}",
+            ax.text(cx, y0 + height / 2, f"{cell.upper()} layer {layer + 1} · H = {h}",
                     ha="center", va="center", color="white", fontsize=9, fontweight="bold")
             if layer:
                 ax.annotate("", (cx, y0), (cx, y0 - gap),
                             arrowprops={"arrowstyle": "-|>", "color": LAYER_COLORS[layer - 1]})
         ax.annotate("", (cx, 0.4), (cx, 0.05), arrowprops={"arrowstyle": "-|>", "color": INK})
-        ax.text(cx, -0.05, f"$x_t$ (x = {x})", ha="center", va="top", fontsize=9)
+        ax.text(cx, -0.05, f"$x_t$ (D = {x})", ha="center", va="top", fontsize=9)
         ax.text(cx, 3.75, f"{label} · {L}×{h}", ha="center", fontsize=11, fontweight="bold")
         ax.text(cx, 3.5, f"{fmt_int(keras)} parameters (Keras)\n{fmt_int(torch)} (PyTorch)",
                 ha="center", va="top", fontsize=9)
@@ -93,7 +93,7 @@ def depth_vs_width(out: Path) -> str:
     ax.set_ylim(-0.8, 4.0)
     ax.axis("off")
     ax.set_title(f"Same budget, two shapes: one wide {cell.upper()} layer or three narrow ones "
-                 f"(x = {x})")
+                 f"(D = {x})")
     return save_svg(fig, out, "figures/depth_vs_width.svg", "Depth vs width at the same budget")
 
 

@@ -23,7 +23,7 @@ def _latency(result: dict) -> str:
         h = run["hidden"]
         scale = "the depth-vs-width sizes" if run["scale"] == "seed" else "the trained sizes"
         rows.append([
-            f"{scale}: x = {run['input_size']}, T = {run['seq_len']}, B = {run['batch']}",
+            f"{scale}: D = {run['input_size']}, T = {run['seq_len']}, B = {run['batch']}",
             f"{fmt_num(run['ms']['narrow1'], d)} ms (1×{h['narrow1']})",
             f"{fmt_num(run['ms']['deep'], d)} ms ({run['layers_deep']}×{h['deep']})",
             f"{fmt_num(run['ms']['wide'], d)} ms (1×{h['wide']})",

@@ -1,6 +1,6 @@
 """Parameter pricing partials (§05, §10) and the price widget's data, from stacklib.params.
 
-Writes partials/params_{rnn,gru,lstm}.md (per-layer breakdown, both conventions, L=3 h=128 x=100),
+Writes partials/params_{rnn,gru,lstm}.md (per-layer breakdown, both conventions, L=3 H=128 D=100),
 partials/params_summary.md, partials/depth_vs_width.md (§10's 9-row table) and data/params.json
 (with the price widget's slider ranges: the widget types no number of its own).
 """
@@ -33,7 +33,7 @@ def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
               "Biases (PyTorch)", "Layer total (PyTorch)", "Biases (Keras)", "Layer total (Keras)"]
     rows = []
     for t, k in zip(torch_rows, keras_rows, strict=True):
-        fan = f"x = {t.fan_in}" if t.layer == 1 else f"h = {t.fan_in}"
+        fan = f"D = {t.fan_in}" if t.layer == 1 else f"H = {t.fan_in}"
         rows.append([t.layer, fan, fmt_int(t.input_weights), fmt_int(t.recurrent_weights),
                      fmt_int(t.biases), fmt_int(t.total), fmt_int(k.biases), fmt_int(k.total)])
     total_t, total_k = sum(r.total for r in torch_rows), sum(r.total for r in keras_rows)
@@ -41,10 +41,10 @@ def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
                  fmt_int(sum(r.recurrent_weights for r in torch_rows)),
                  fmt_int(sum(r.biases for r in torch_rows)), f"**{fmt_int(total_t)}**",
                  fmt_int(sum(r.biases for r in keras_rows)), f"**{fmt_int(total_k)}**"])
-    caption = (f"{CELL_NAMES[cell]}, L = {L}, h = {h}, x = {x}: parameters per layer. "
+    caption = (f"{CELL_NAMES[cell]}, L = {L}, H = {h}, D = {x}: parameters per layer. "
                "PyTorch keeps two bias vectors per gate block (`bias_ih`, `bias_hh`); Keras keeps "
                + ("two for `GRU(reset_after=True)`." if cell == "gru" else "one.")
-               + " Layer 1's input weights use the input size x, every layer above uses h.")
+               + " Layer 1's input weights use the input size D, every layer above uses H.")
     return header_comment(NAME) + md_table(header, rows, "lcrrrrrr") + "\n" + caption + "\n"
 
 
@@ -60,9 +60,10 @@ def _summary(x: int, h: int, L: int) -> str:
         rows.append([CELL_NAMES[cell], GATES[cell], fmt_int(layers[0].total), upper,
                      f"**{fmt_int(count_params(cell, x, h, L))}**",
                      fmt_int(count_params(cell, x, h, L, framework="keras"))])
-    note = (f"Defaults of the price sliders: L = {L} layers, hidden size h = {h}, input size "
-            f"x = {x}. \"Matrices per layer\" counts gate blocks: each holds one input and one "
-            "recurrent weight matrix.")
+    note = (f"Defaults of the price sliders: L = {L} layers, hidden size H = {h}, input size "
+            f"D = {x}. \"Matrices per layer\" counts one matrix per gate block, acting on the "
+            "layer's input and its previous state together; PyTorch stores each as two parts, "
+            "an input and a recurrent weight matrix.")
     return header_comment(NAME) + md_table(header, rows, "lcrrrr") + "\n" + note + "\n"
 
 
@@ -78,17 +79,18 @@ def _depth_vs_width() -> str:
     diff = 100 * (keras_d - keras_w) / keras_w
     header = ["Aspect", f"Shallow & wide · {lw}×{hw}", f"Deep & narrow · {ld}×{hd}"]
     rows = [
-        [f"Parameters ({cell.upper()}, x={x})",
+        [f"Parameters ({cell.upper()}, D = {x})",
          f"{fmt_int(keras_w)} (PyTorch: {fmt_int(torch_w)})",
          f"{fmt_int(keras_d)} (PyTorch: {fmt_int(torch_d)}) — same budget "
          f"({diff:+.1f} %)".replace("-", "\u2212")],
         ["Transforms per timestep", f"{lw} cell firing", f"{ld} sequential cell firings"],
         ["Temporal receptive field", "whole past", "whole past — unchanged"],
         ["What is learned", "one flat representation", "hierarchy: surface → phrase → meaning"],
-        ["Inference latency", "minimal — one cell per word", f"×{ld} — layers are sequential"],
+        ["Inference latency", "minimal — one cell per word",
+         f"×{ld} vs one {hd}-unit layer (layers are sequential); vs {lw}×{hw}: measured below"],
         ["Gradient paths", "time only", "time + depth — needs residual / norm"],
         ["States carried", f"{lw} × (h, c)", f"{ld} × (h, c) — one pair per layer"],
-        ["Regularization slot", "output dropout only", "inter-layer dropout (PyTorch `dropout=`)"],
+        ["Regularisation slot", "output dropout only", "inter-layer dropout (PyTorch `dropout=`)"],
         ["Best at", "tagging, short text, on-device",
          "translation, speech, parsing — the 2015 recipe"],
     ]

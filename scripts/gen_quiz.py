@@ -70,8 +70,10 @@ def answers_md(q: dict) -> str:
                + ", ".join(f"{v:g}" for v in q["q5"]["layer2"]) + ")",
          f"`{q['q5']['source']}`"],
         ["Q6", f"**{q['q6']['answer']}** — $y_t = h_t^{{[2]}}$ = {y}", f"`{q['q6']['source']}`"],
-        ["Q7", rf"**$\gamma^{{L-1}}$** without residual ({q['q7']['factor']:.2f}"
-               rf"<sup>{q['q7']['num_layers'] - 1}</sup> = {q['q7']['at_defaults']:.3f}); "
+        ["Q7", rf"**$\gamma^{{L-1}}$** without residual (at §09's defaults, "
+               rf"$\gamma$ = {q['q7']['factor']:.2f} and $L$ = {q['q7']['num_layers']}: "
+               rf"{q['q7']['factor']:.2f}<sup>{q['q7']['num_layers'] - 1}</sup> = "
+               rf"{q['q7']['at_defaults']:.3f}); "
                "the identity path keeps 1 with it", "toy model of §09"],
         ["Q8", f"**{q['q8']['answer']}** — the temporal receptive field "
                f"({fmt_int(q['q8']['wide_keras'])} vs {fmt_int(q['q8']['deep_keras'])} "

@@ -80,8 +80,9 @@ def _weights_md(w: dict) -> str:
         lines.append(f"**Layer {lay}** — reads {tex(src)} (fan-in {fan_in}) and its own "
                      f"{tex(f'h_{{t-1}}^{{[{lay}]}}')}; gate blocks in PyTorch's order "
                      "(i, f, g, o), one row per hidden unit; gate $i$'s rows are "
-                     f"{tex(f'W_i^{{[{lay}]}}')} in {tex(f'W_{{ih}}^{{[{lay}]}}')} and "
-                     f"{tex(f'U_i^{{[{lay}]}}')} in {tex(f'W_{{hh}}^{{[{lay}]}}')}.\n")
+                     f"{tex(f'W_{{ii}}^{{[{lay}]}}')} in {tex(f'W_{{ih}}^{{[{lay}]}}')} and "
+                     f"{tex(f'W_{{hi}}^{{[{lay}]}}')} in {tex(f'W_{{hh}}^{{[{lay}]}}')} "
+                     "(named as in §05).\n")
         lines.append(md_table(
             ["Gate row", tex(f"W_{{ih}}^{{[{lay}]}}"), tex(f"W_{{hh}}^{{[{lay}]}}"),
              tex(f"b_{{ih}}^{{[{lay}]}}"), tex(f"b_{{hh}}^{{[{lay}]}}")], rows, "lllll"))

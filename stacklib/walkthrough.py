@@ -106,8 +106,9 @@ def walkthrough() -> Walkthrough:
         for j, name in enumerate("ifgo"):
             word, act = GATE_TEXT[name]
             steps.append(Step(layer, f"a_{name}", f"{word} pre-activation", f"a_{{{name}}}{sup}",
-                              rf"W_{{{name}}}{sup} {inp} + U_{{{name}}}{sup} h_{{t-1}}{sup} "
-                              rf"+ b_{{{name}}}{sup}", _t(pre[2 * j : 2 * j + 2])))
+                              rf"W_{{i{name}}}{sup} {inp} + W_{{h{name}}}{sup} h_{{t-1}}{sup} "
+                              rf"+ b_{{i{name}}}{sup} + b_{{h{name}}}{sup}",
+                              _t(pre[2 * j : 2 * j + 2])))
         for name in "ifgo":
             word, act = GATE_TEXT[name]
             steps.append(Step(layer, name, word, f"{name}_t{sup}", rf"{act}(a_{{{name}}}{sup})",

@@ -36,7 +36,7 @@ StackWidgets.register("price", {
         card.ariaPressed = c === st.cell;
       }
       const { L, H, X, fw, cell } = st, B = d.bias_vectors[fw][cell], G = d.gates[cell];
-      tbody.parentNode.caption.textContent = `${NAMES[cell]}, L = ${L}, h = ${H}, x = ${X} (${fw === "torch"
+      tbody.parentNode.caption.textContent = `${NAMES[cell]}, L = ${L}, H = ${H}, D = ${X} (${fw === "torch"
         ? "PyTorch" : "Keras"} convention: ${B} bias vector${B > 1 ? "s" : ""} per gate block)`;
       tbody.replaceChildren(...layers(cell).map((r) => h("tr", { class: r.layer === 2 && X !== H
         ? "w-jump" : null }, KEYS.map((k) => h("td", { "data-key": k, "data-value": r[k],
@@ -56,8 +56,8 @@ StackWidgets.register("price", {
     ctx.ui.append(h("div.w-controls", pick,
       W.radios("Convention", [["torch", "PyTorch"], ["keras", "Keras"]], st.fw, (f) => {
         st.fw = f; show();
-      }), sl("Layers · L", "L", "num_layers"), sl("Hidden size · h", "H", "hidden_size"),
-      sl("Input size · x", "X", "input_size")), h("div.w-cards", cells.map((c) => cards[c][0])),
+      }), sl("Layers · L", "L", "num_layers"), sl("Hidden size · H", "H", "hidden_size"),
+      sl("Input size · D", "X", "input_size")), h("div.w-cards", cells.map((c) => cards[c][0])),
     h("div.w-scroll", W.table("", ["Layer", "Fan-in", "Input weights",
       "Recurrent weights", "Biases", "Layer total"], tbody)), note);
     show();

@@ -22,7 +22,7 @@ StackWidgets.register("verdict", {
         text: `${C} ${o.hidden}` })));
       stack.ariaLabel = `${o.layers} ${C} layer(s) of ${o.hidden} units`;
       facts.replaceChildren(...[
-        ["Shape", `${o.layers} × ${o.hidden} (${C}, x = ${d.input_size})`],
+        ["Shape", `${o.layers} × ${o.hidden} (${C}, D = ${d.input_size})`],
         ["Parameters", n(o.params.keras), " (Keras) · ", n(o.params.torch), " (PyTorch)"],
         ["Per word", `${o.layers > 1 ? `${o.layers} ` : ""}${t[1]}`],
         ["States carried", `${o.layers} × (h, c)`], ["Gradient paths", t[2]], ["Learns", t[3]],
