@@ -5,7 +5,7 @@ StackWidgets.register("live-stack", {
   data: ["generated/data/live_stack.json"],
   mount(ctx, d) {
     const W = StackWidgets, h = W.h, s = W.s, pr = d.probes, H = d.hidden_size;
-    const TAG = ["surface features (fast)", "integrated meaning (slow)"];
+    const TAG = ["surface features", "integrated meaning"];
     let p = 0, t = -1;
     const tokens = h("div.w-tokens", { role: "group", "aria-label": "Token stream: " +
       "choose a word to jump to it" });

@@ -1,5 +1,5 @@
 /* §09 two vanishing paths. Model: g[l] = γ^(L−l) without residual, 1 with it (the identity
-   path, a floor); beside it measured norms (generated/data/vanishing.json). */
+   path alone); beside it measured norms (generated/data/vanishing.json). */
 StackWidgets.register("vanishing", {
   title: "Two vanishing paths: the gradient reaching each layer",
   data: ["generated/data/vanishing.json"],
@@ -56,7 +56,7 @@ StackWidgets.register("vanishing", {
         (v) => { st.g = v; show(); }), // snapped by the browser
       W.slider("Depth · layers L", { ...SL.num_layers, value: st.L }, String,
         (v) => { st.L = Math.round(v); show(); }),
-      check("residual / skip connection h[l] + x[l]", "res"),
+      check("residual / skip connection h[l] + v[l]", "res"),
       m && [check("layer norm (measured curve only)", "ln"), W.radios("Measured stack",
         cells.map((c) => [c, NAMES[c] || c]), st.cell, (c) => { st.cell = c; show(); })]),
     h("div.w-split", h("div", chart, h("p.w-caption", { text:
