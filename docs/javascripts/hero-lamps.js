@@ -40,8 +40,9 @@ StackWidgets.register("hero-lamps", {
     const start = () => { if (pos >= total) pos = 0; loop.start(); playing(true); };
     const u = (f) => () => { auto = false; loop.stop(); playing(false); pos = W.clamp(f(), 0, total); show(true); };
     const play = W.button("Play", () => (loop.on ? u(() => pos)() : start()));
-    ctx.ui.append(h("p.w-caption", "Teal → sky → violet: layer 1, 2, 3 of a " +
-      "trained stack; brightness = that layer's mean |h| for the word, scaled to its brightest word."),
+    ctx.ui.append(h("p.w-caption", "Live · three layers per word. Teal → sky → violet: layer " +
+      "1, 2, 3 of a trained stack; brightness = that layer's mean |h| for the word, scaled to " +
+      "its brightest word."),
     grid, h("div.w-bar", play, W.button("Step back", u(() => pos - 1)),
       W.button("Step", u(() => pos + 1)), W.button("Restart", u(() => 0))), status);
     W.arrows(ctx.ui, { prev: u(() => pos - 1), next: u(() => pos + 1), first: u(() => 0),
