@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gen_common import fmt_int, header_comment, md_table, write_json, write_text
+from gen_common import fmt_int, fmt_sci, header_comment, md_table, write_json, write_text
 
 NAME = "examples"
 INPUTS = ["stacklib/examples.py", "stacklib/__init__.py", "stacklib/_validate.py",
@@ -39,13 +39,6 @@ def growth_md(g: dict) -> str:
     s, d = g["shallow"], g["deep"]
     H, T = g["hidden_size"], g["seq_len"]
 
-    def sci(v: float) -> str:
-        """0.000123 -> '1.23 × 10<sup>−4</sup>'; 0.0456 -> '0.0456'."""
-        mant, exp = f"{v:.2e}".split("e")
-        if abs(int(exp)) <= 2:
-            return f"{v:.3g}"
-        return f"{mant} × 10<sup>{int(exp)}</sup>".replace("-", "\u2212")
-
     rows = [
         ["Recurrent weight matrices", s["recurrent_matrices"], d["recurrent_matrices"]],
         ["Recurrent weights (hidden-to-hidden)", fmt_int(s["recurrent_params"]),
@@ -55,7 +48,7 @@ def growth_md(g: dict) -> str:
         ["Distinct such paths (where the steps down a layer fall among the steps back in time)",
          fmt_int(s["paths_to_first_input"]), fmt_int(d["paths_to_first_input"])],
         [r"Gradient norm reaching $h_1^{[1]}$ (unit norm injected at $y_T$)",
-         sci(s["grad_norm_first_step_bottom"]), sci(d["grad_norm_first_step_bottom"])],
+         fmt_sci(s["grad_norm_first_step_bottom"]), fmt_sci(d["grad_norm_first_step_bottom"])],
     ]
     header = ["", f"1 layer (H = {H}, T = {T})", f"{d['num_layers']} layers (H = {H}, T = {T})"]
     note = ("Computed by `stacklib.examples.gradient_path_growth()`: tanh RNN layers at PyTorch's "

@@ -22,6 +22,8 @@ CONFIG = {"matplotlib": "3.11"}
 FEATURE_LABELS = {"pos": "part of speech (surface)", "word_number": "word's number (surface)",
                   "subject_number": "subject's number (structure)",
                   "subject_number_mismatch": "subject's number at a mismatched attractor"}
+FEATURE_SHORT = {f: label.replace(" (", "\n(").replace(" at a ", " at a\n")
+                 for f, label in FEATURE_LABELS.items()}  # two lines each, for the narrow figure
 
 
 def _lamp_color(color: str, level: float):
@@ -63,16 +65,16 @@ def hero_lamps(out: Path) -> str | None:
     return save_svg(fig, out, "figures/hero_lamps.svg", "Three lamps per word")
 
 
-def _heatmap(ax, h, words, color, title, vmax=1.0):
+def _heatmap(ax, h, words, color, title, vmax=1.0, fontsize=8):
     import numpy as np
 
     data = np.asarray(h).T  # (H, W)
     im = ax.imshow(data, cmap="RdBu_r", vmin=-vmax, vmax=vmax, aspect="auto",
                    interpolation="nearest")
-    ax.set_xticks(range(len(words)), words, rotation=55, ha="right", fontsize=8)
+    ax.set_xticks(range(len(words)), words, rotation=55, ha="right", fontsize=fontsize)
     ax.set_yticks([])
-    ax.set_ylabel("channels", fontsize=8.5)
-    ax.set_title(title, color=color, fontsize=9.5)
+    ax.set_ylabel("channels", fontsize=max(fontsize, 8.5))
+    ax.set_title(title, color=color, fontsize=fontsize + 1.5)
     for spine in ax.spines.values():
         spine.set_visible(True)
         spine.set_color(color)
@@ -128,30 +130,41 @@ def lenses(out: Path) -> str | None:
     model, probe = stacks["models"]["hero"], stacks["probes"][0]
     acc, feats = probes["models"]["hero"]["accuracy"], probes["features"]
     L = model["num_layers"]
-    fig, axes = plt.subplots(2, L, figsize=(4.0 * L, 6.6), gridspec_kw={"height_ratios": [3, 2]})
+    # Shown at the page width (~688 px) from ~8.6 in: ~1.1 px per point, smallest text 8.5 pt.
+    # A fixed grid (no tight_layout): room between panels so the 0-1 scales never touch.
+    fig = plt.figure(figsize=(2.35 * L + 1.55, 7.0))
+    grid = fig.add_gridspec(2, L, height_ratios=[3, 2], left=1.55 / (2.35 * L + 1.55),
+                            right=0.985, top=0.86, bottom=0.085, wspace=0.16, hspace=0.42)
     names = [f for f in FEATURE_LABELS if f in acc]
+    bars = []
     for layer in range(L):
         color = LAYER_COLORS[layer % 3]
         src = "the words" if layer == 0 else f"layer {layer}'s states"
-        _heatmap(axes[0, layer], model["probes"][0]["h"][layer], probe["words"], color,
-                 f"Layer {layer + 1} reads {src}")
-        ax = axes[1, layer]
+        heat = fig.add_subplot(grid[0, layer])
+        _heatmap(heat, model["probes"][0]["h"][layer], probe["words"], color,
+                 f"Layer {layer + 1}\nreads {src}", fontsize=8.5)
+        if layer:
+            heat.set_ylabel("")
+        ax = fig.add_subplot(grid[1, layer])
+        bars.append(ax)
         values = [acc[f][layer + 1] for f in names]  # index 0 is the embedding baseline
         ys = range(len(names))
         ax.barh(ys, values, color=color, height=0.6)
-        ax.scatter([feats[f]["majority"] for f in names], ys, marker="|", s=160, color=INK,
-                   zorder=3)
+        ax.scatter([feats[f]["majority"] for f in names], ys, marker="|", s=170, color=INK,
+                   linewidths=1.6, zorder=3)
         for y, v in zip(ys, values, strict=True):
-            ax.text(min(v, 0.97), y, f"{v:.2f}", va="center", ha="right", fontsize=8,
+            ax.text(min(v, 0.97), y, f"{v:.2f}", va="center", ha="right", fontsize=8.5,
                     color="white")
-        ax.set_yticks(list(ys), [FEATURE_LABELS[f] for f in names] if layer == 0 else [],
-                      fontsize=8)
+        ax.set_yticks(list(ys), [FEATURE_SHORT[f] for f in names] if layer == 0 else [],
+                      fontsize=8.5)
         ax.invert_yaxis()
         ax.set_xlim(0, 1)
-        ax.set_xlabel("held-out probe accuracy (| = majority-class baseline)", fontsize=8.5)
-    fig.suptitle("Same sentence, three lenses: what each layer holds, and what a linear probe "
-                 "can read from it", fontweight="bold")
-    fig.tight_layout()
+        ax.set_xticks([0, 0.5, 1], ["0", "0.5", "1"], fontsize=9)
+    left, right = bars[0].get_position().x0, bars[-1].get_position().x1
+    fig.text((left + right) / 2, 0.012, "held-out probe accuracy  (black tick = majority-class "
+             "baseline)", ha="center", va="bottom", fontsize=9.5)
+    fig.suptitle("Same sentence, three lenses: what each layer holds,\nand what a linear probe "
+                 "can read from it", fontweight="bold", fontsize=11, y=0.995)
     return save_svg(fig, out, "figures/lenses.svg", "Three lenses on the probe sentence")
 
 

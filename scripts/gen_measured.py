@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gen_common import fmt_num, header_comment, load_experiment, md_table, write_text
+from gen_common import NBSP, fmt_num, header_comment, load_experiment, md_table, write_text
 
 NAME = "measured"
 INPUTS = ["docs/generated/experiments/latency.json"]
@@ -33,8 +33,9 @@ def _latency(result: dict) -> str:
     table = md_table(["LSTM forward pass", "1 layer, same width", "deep & narrow",
                       "shallow & wide", "deep ÷ same width", "deep ÷ wide"], rows)
     cfg = result["config"]
-    note = (f"\nMedian of {cfg['rounds']} rounds × {cfg['reps']} repetitions, timed in turns "
-            f"in one process with {cfg['threads']} thread(s), `torch.nn.LSTM`, CPU "
+    threads = f"{cfg['threads']} thread" + ("" if cfg["threads"] == 1 else "s")
+    note = (f"\nMedian of {cfg['rounds']} rounds{NBSP}×{NBSP}{cfg['reps']} repetitions, timed in "
+            f"turns in one process with {threads}, `torch.nn.LSTM`, CPU "
             "(`stacklib.experiments.latency`). Wall-clock times vary from machine to machine; "
             "the ratios are what carries over.\n")
     return header_comment(NAME) + table + note
