@@ -1,5 +1,4 @@
-/* §03 blueprint: a 3-layer stack at one timestep; hover, tap or focus a part (arrow keys move
-   between parts, one tab stop: the selected part) and the panel explains it. */
+/* §03 blueprint: hover, tap or focus a part of the stack and the panel explains it. */
 StackWidgets.register("blueprint", {
   title: "Blueprint of a three-layer stack: explore its parts",
   mount(ctx) {

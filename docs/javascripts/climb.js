@@ -1,5 +1,4 @@
-/* §08 climb stepper: reveal the hand-computed 2-layer LSTM step in climb order up to y_t
-   (generated/data/walkthrough.json). Buttons, arrows, #step=N. */
+/* §08 climb stepper: the hand-computed 2-layer LSTM step in climb order; #step=N. */
 StackWidgets.register("climb", {
   title: "Climb stepper: one timestep of a two-layer LSTM, by the numbers",
   data: ["generated/data/walkthrough.json"],
@@ -39,9 +38,9 @@ StackWidgets.register("climb", {
       last: () => go(n) });
     ctx.ui.append(h("p.w-caption", "Start: ", W.math(`x_t = ${d.x_t}`),
       d.h_prev.map((hp, l) => [" · ", W.math(`h_{t-1}^{[${l + 1}]} = [${hp.join(", ")}]`), ", ",
-        W.math(`c_{t-1}^{[${l + 1}]} = [${d.c_prev[l].join(", ")}]`)])), card,
+        W.math(`c_{t-1}^{[${l + 1}]} = [${d.c_prev[l].join(", ")}]`)])),
     h("div.w-bar", prev, next, W.button("Reset", () => go(0)),
-      W.button("Reveal all", () => go(n))),
+      W.button("Reveal all", () => go(n))), card, // the bar stays put above the card
     h("div.w-scroll", W.table("Every intermediate, in climb order",
       ["#", "Where", "Quantity", "Value"], h("tbody", rows))));
     ctx.el.querySelector(".w-table").classList.add("w-climb");

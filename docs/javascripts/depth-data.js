@@ -1,11 +1,10 @@
-/* Depth × data: pick a training-set size and metric; training vs held-out per depth
-   (generated/data/depth_data.json). */
+/* Depth × data: training vs held-out per depth (generated/data/depth_data.json). */
 StackWidgets.register("depth-data", {
   title: "Depth and dataset size: training vs held-out error",
   data: ["generated/data/depth_data.json"],
   mount(ctx, d) {
     const W = StackWidgets, h = W.h, s = W.s, D = d.depths, X0 = 46, PW = 280;
-    const METRIC = { error: "agreement error", loss: "next-word loss (nats/word)" };
+    const METRIC = { error: "agreement error", loss: "next-word loss in nats/word" };
     const st = { c: 0, metric: "error" };
     const chart = s("svg.w-chart", { viewBox: "0 0 340 196", role: "img" });
     const tbody = h("tbody"), summary = h("p.w-status", { "aria-live": "polite" });
@@ -31,7 +30,7 @@ StackWidgets.register("depth-data", {
       tbody.replaceChildren(...D.map((dep, k) => h("tr", h("td", String(dep)),
         [["train", tr[k]], ["heldout", ho[k]], ["gap", gap[k]]].map(([key, v]) => h("td", {
           "data-key": key, "data-value": v, text: W.num(v, 3) + (key === "gap" ? ""
-            : ` ± ${W.num(mt[key].std[k][c], 3)}`) })))));
+            : `\u00a0±\u00a0${W.num(mt[key].std[k][c], 3)}`) })))));
       summary.textContent = `${n} training sentences: the gap goes from ${W.num(gap[0], 3)} at ` +
         `${D[0]} layer to ${W.num(gap[D.length - 1], 3)} at ${D[D.length - 1]} layers ` +
         `(${METRIC[st.metric]}).`;

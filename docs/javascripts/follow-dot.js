@@ -1,5 +1,4 @@
-/* §04 follow the dot: full diagram, then five steps; the dot rides the active path, the
-   dialog shows the page's own "Step N" math. #step=N. */
+/* §04 follow the dot: the diagram, then the page's five steps; #step=N. */
 StackWidgets.register("follow-dot", {
   title: "Follow the signal up the stack, step by step",
   mount(ctx) {
@@ -48,8 +47,9 @@ StackWidgets.register("follow-dot", {
     };
     W.arrows(ctx.ui, { prev: () => go(i - 1), next: () => go(i + 1), first: () => go(0),
       last: () => go(last) });
-    ctx.ui.append(h("div.w-split", svg, dialog),
-      h("div.w-bar", prev, next, h("span.w-pips", pips)));
+    // the bar above the dialog: its length varies by step, the bar stays put
+    ctx.ui.append(h("div.w-split", h("div", svg, h("div.w-bar", prev, next,
+      h("span.w-pips", pips))), dialog));
     go(W.toInt(W.hash("step"), 0, last, 0));
   },
 });

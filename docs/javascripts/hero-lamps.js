@@ -1,12 +1,11 @@
-/* Home: three lamps per word fire bottom -> top before the next word; brightness = trained
-   per-layer mean |h| (generated/data/hero.json). Autoplay only on screen, never reduced. */
+/* Home: three lamps per word fire bottom -> top; autoplay only on screen, never reduced. */
 StackWidgets.register("hero-lamps", {
   title: "Three lamps per word: a three-layer stack reading the probe sentence",
   data: ["generated/data/hero.json"],
   mount(ctx, d) {
     const W = StackWidgets, h = W.h, L = d.num_layers, n = d.words.length, total = n * L;
     let pos = 0, hold = 0, auto = !W.reduced();
-    const lamps = []; // lamps[w * L + l]: climb order
+    const lamps = []; // [w * L + l]: climb order
     const grid = h("div.w-lampgrid", { "aria-hidden": "true" }, d.words.map((word, w) => {
       const col = d.lamp.map((row, l) => {
         const lamp = h("span", { class: `w-lamp w-l${(l % 3) + 1}`, "data-level": row[w] });

@@ -1,5 +1,4 @@
-/* §02 three lenses: each layer's states on the probe and probe accuracy on what it reads
-   and writes (generated/data/lenses.json). */
+/* §02 three lenses: each layer's states and probe accuracy (generated/data/lenses.json). */
 StackWidgets.register("lenses", {
   title: "Three lenses: what each layer of a trained stack works with",
   data: ["generated/data/lenses.json"],
@@ -26,7 +25,9 @@ StackWidgets.register("lenses", {
         `on what layer ${l} reads and writes; the tick marks the majority-class baseline.`;
       map.ariaLabel = `Heat map of layer ${l}'s state, ${H} channels by ` +
         `${d.words.length} words of “${d.text}”`;
-      map.style.setProperty("--c", `var(--lamp-${((l - 1) % 3) + 1})`);
+      const c = ` w-l${((l - 1) % 3) + 1}`;
+      map.setAttribute("class", "w-heat" + c);
+      bars.className = "w-probes" + c;
       d.h[l - 1].flat().forEach((v, i) => {
         rects[i].setAttribute("class", v < 0 ? "neg" : "pos");
         rects[i].style.opacity = W.clamp(Math.abs(v), 0.04, 1).toFixed(3);

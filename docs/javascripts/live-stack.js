@@ -1,5 +1,4 @@
-/* §06 live stack: a trained 2-layer LSTM reads both probes (generated/data/live_stack.json).
-   Click a word, step/play, switch probe; #probe=P&word=N. */
+/* §06 live stack: a trained 2-layer LSTM reads both probes; #probe=P&word=N. */
 StackWidgets.register("live-stack", {
   title: "Live stack: a trained two-layer LSTM reading the probes",
   data: ["generated/data/live_stack.json"],

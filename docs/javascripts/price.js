@@ -1,5 +1,4 @@
-/* §05 price: counts from §05's formula with params.json's gate and bias counts and slider
-   ranges; the tests compare every count with stacklib. */
+/* §05 price: parameter counts of stacked RNN/GRU/LSTM (tests compare with stacklib). */
 StackWidgets.register("price", {
   title: "Price a stack: parameters of stacked RNN, GRU and LSTM",
   data: ["generated/data/params.json"],

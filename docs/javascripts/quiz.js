@@ -1,5 +1,4 @@
-/* §13 mastery check: the page's questions with immediate feedback; numeric answers from
-   stacklib (generated/data/quiz.json); the page's own explanations. */
+/* §13 mastery check: the page's questions with immediate feedback (generated/data/quiz.json). */
 StackWidgets.register("quiz", {
   title: "Mastery check with immediate feedback",
   data: ["generated/data/quiz.json"],
@@ -45,7 +44,7 @@ StackWidgets.register("quiz", {
           b.addEventListener("click", () => {
             if (results.has(id)) return;
             b.ariaPressed = true;
-            opts.forEach((o) => { // answered: all spent
+            opts.forEach((o) => {
               o.classList.toggle("right", o.dataset.letter === k.answer);
               o.ariaDisabled = true;
             });
@@ -88,7 +87,7 @@ StackWidgets.register("quiz", {
         const self = h("div.w-bar", { hidden: true },
           W.button("I had it", () => results.has(id) || done(true, "Marked as known.")),
           W.button("I missed it", () => results.has(id) || done(false, "Marked to review.")));
-        const show = W.button("Show the answer", () => { // a disclosure
+        const show = W.button("Show the answer", () => {
           self.hidden = !(show.ariaExpanded = self.hidden);
           if (!results.has(id)) fb.replaceChildren(...(self.hidden ? [] : explain()));
         }, { "aria-expanded": "false" });

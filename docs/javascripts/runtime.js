@@ -1,6 +1,4 @@
-/* Widget runtime (classic script). StackWidgets.register(name, {title, data, mount(ctx,
-   ...json)}); each .widget[data-widget=name] mounts once per page (data-widget-state guards it
-   on every instant navigation). Scripts and JSON load relative to this script: any path works. */
+/* Widget runtime: StackWidgets.register(name, {title, data, mount(ctx, ...json)}). */
 (function () {
   "use strict";
   if (window.StackWidgets) return;
@@ -11,7 +9,7 @@
   const cache = {};
   let uid = 0;
 
-  /* The offline copy (file://, where fetch is refused) ships the same JSON as window.STACK_DATA. */
+  // file:// refuses fetch: the offline copy ships the JSON as window.STACK_DATA
   const offline = window.STACK_DATA || {};
   W.load = (rel) => cache[rel] || (cache[rel] = rel in offline ? Promise.resolve(offline[rel])
     : fetch(new URL(rel, root)).then((r) => {
@@ -19,8 +17,7 @@
     return r.json();
   }).catch((e) => { delete cache[rel]; throw e; }));
 
-  /* h("div.x.y", {text: "…", onclick: f}, child, [children]): a div of classes x and y (no
-     attributes: leave them out); "svg:g" makes SVG. */
+  // h("div.x.y", {text, onclick, attr}?, ...children); "svg:g" makes SVG
   W.h = (tag, attrs, ...kids) => {
     if (!attrs || attrs.constructor !== Object) [attrs, kids] = [{}, [attrs, ...kids]];
     const [name, ...cls] = tag.split(".");
@@ -45,7 +42,7 @@
     return (Number(s) === 0 ? s.replace("-", "") : s).replace("-", "\u2212");
   };
   W.int = (v) => Math.round(v).toLocaleString("en-US");
-  W.pct = (v, d = 1) => `${(100 * v).toFixed(d)} %`;
+  W.pct = (v, d = 1) => `${(100 * v).toFixed(d)}\u00a0%`;
   W.vec = (a, d = 4) => `[${a.map((v) => W.num(v, d)).join(", ")}]`;
   W.clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
   W.toInt = (v, lo, hi, dflt) => {
@@ -55,15 +52,17 @@
   W.hash = (key) => new URLSearchParams(location.hash.slice(1)).get(key);
   W.reduced = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-  /* Tiny TeX subset -> MathML: atoms with _x/_{..} and ^x/^{..}, "text", \sigma \odot \tanh. */
+  // Tiny TeX subset -> MathML: atoms with _x/_{..} and ^x/^{..}, "text", \sigma \odot \tanh
   const TEX = { sigma: "σ", odot: "⊙", tanh: "tanh", gamma: "γ" };
-  const tok = (s) => s.replace(/"[^"]*"|[A-Za-zσγ]+|\d+(\.\d+)?|\S/g, (m) => (m[0] === '"'
+  const N = String.raw`(?:(?<![\w)\]}]\s*)[-−])?\d+(?:\.\d+)?`; // a sign after no operand: unary
+  const tok = (s) => s.replace(RegExp(`"[^"]*"|[A-Za-zσγ]+|${N}|\\S`, "g"), (m) => (m[0] === '"'
     ? `<mtext>\u00a0${m.slice(1, -1)}\u00a0</mtext>` : /^[A-Za-zσγ]/.test(m) ? `<mi>${m}</mi>`
-      : /^\d/.test(m) ? `<mn>${m}</mn>` : `<mo stretchy="false">${m === "-" ? "−" : m}</mo>`));
+      : /\d/.test(m) ? `<mn>${m.replace("-", "−")}</mn>`
+        : `<mo stretchy="false">${m === "-" ? "−" : m}</mo>`));
   W.math = (tex) => {
     const g = (x) => `<mrow>${tok(x[0] === "{" ? x.slice(1, -1) : x)}</mrow>`;
     const body = tex.replace(/\\([a-z]+)/g, (m, w) => TEX[w] || w).replace(/</g, "&lt;").replace(
-      /("[^"]*"|[A-Za-zσγ]+|\d+(?:\.\d+)?|[^\s_^{}])(?:_(\{[^{}]*\}|[^\s{}]))?(?:\^(\{[^{}]*\}|[^\s{}]))?/g,
+      RegExp(String.raw`("[^"]*"|[A-Za-zσγ]+|${N}|[^\s_^{}])(?:_(\{[^{}]*\}|[^\s{}]))?(?:\^(\{[^{}]*\}|[^\s{}]))?`, "g"),
       (m, b, sub, sup) => {
         const t = sub && sup ? "msubsup" : sub ? "msub" : sup ? "msup" : "";
         return t ? `<${t}>${tok(b)}${sub ? g(sub) : ""}${sup ? g(sup) : ""}</${t}>` : tok(b);
@@ -73,7 +72,6 @@
     return box.firstChild;
   };
 
-  /* Controls: buttons, native radio groups (arrow keys for free), labelled sliders. */
   W.button = (label, onclick, attrs) =>
     W.h("button.w-btn", { type: "button", onclick, ...attrs }, label);
   W.radios = (legend, options, value, onchange) => {
@@ -105,7 +103,6 @@
   W.table = (caption, heads, body) => W.h("table.w-table", W.h("caption",
     { text: caption }), W.h("thead", W.h("tr", heads.map((t) => W.h("th", { scope: "col",
     text: t })))), body);
-  /* Arrow keys, Home, End (outside form fields) -> prev / next / first / last. */
   W.arrows = (el, map) => el.addEventListener("keydown", (e) => {
     if (/^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName) || e.altKey || e.ctrlKey || e.metaKey) return;
     const fn = { ArrowLeft: map.prev, ArrowUp: map.prev, ArrowRight: map.next, ArrowDown: map.next,
@@ -113,9 +110,7 @@
     if (fn) { e.preventDefault(); fn(); }
   });
 
-  /* A 3-layer stack at one timestep (blueprint, follow-the-dot). Parts: x, y, c1-c3 (cells),
-     v0-v3 (vertical wires, bottom up), m1-m3 (memory from t-1), n1-n3 (handoff to t+1);
-     names: each part's name for people. */
+  // 3-layer stack (blueprint, follow-dot). Parts: x, y, cells c1-3, wires v0-3 (up), m1-3, n1-3
   W.diagram = () => {
     const s = W.s, parts = {}, names = {};
     const sc = (t, v) => v && s("tspan", { "baseline-shift": t, "font-size": "75%" }, v);
@@ -146,7 +141,7 @@
     return { svg: s("svg.w-diagram.sel", { viewBox: "0 0 340 340" }, g), parts, names };
   };
 
-  /* Mounting. One IntersectionObserver: loops tick only while their widget is on screen. */
+  // loops tick only while their widget is on screen
   const seen = new WeakMap();
   const io = window.IntersectionObserver && new IntersectionObserver((es) => es.forEach((e) => {
     const c = seen.get(e.target);
@@ -209,12 +204,12 @@
     });
   }
 
-  /* Page speed: a page loads javascripts/<name>.js only if it shows widget <name>. */
+  // page speed: a page loads javascripts/<name>.js only if it shows widget <name>
   const asked = {};
   const need = (name) => {
     if (asked[name] || !/^[\w-]+$/.test(name)) return;
     const s = asked[name] = W.h("script", { src: new URL(`javascripts/${name}.js`, root),
-      onerror: () => { // an inline error; the next page showing it tries again
+      onerror: () => { // the next page showing it tries again
         delete asked[name];
         s.remove();
         document.querySelectorAll(`[data-widget="${name}"]:not([data-widget-state])`).forEach(

@@ -1,5 +1,4 @@
-/* §07 symbol inspector: the page's equation, each glossary symbol a button; the inspector
-   reads job, shape and personality from the page's glossary table. */
+/* §07 symbol inspector: each glossary symbol of the page's equation is a button. */
 StackWidgets.register("symbols", {
   title: "Symbol inspector for the governing equation",
   mount(ctx) {
@@ -21,7 +20,7 @@ StackWidgets.register("symbols", {
     const panel = h("div.w-panel", { "aria-live": "polite" },
       h("p.w-caption", "Hover, tap or focus a highlighted symbol."));
     const kids = (td) => [...td.cloneNode(true).childNodes];
-    const pick = (btn, tr) => { // hover, focus, click: shown, not "pressed"
+    const pick = (btn, tr) => { // shown, not "pressed"
       buttons.forEach((b) => b.classList.toggle("on", b === btn));
       const [sym, job, shape, who] = tr.cells;
       panel.replaceChildren(h("p.w-title", kids(sym), " · ", job.textContent),
@@ -30,19 +29,35 @@ StackWidgets.register("symbols", {
           h("dt", "Personality"), h("dd", who.textContent)));
       el.dataset.symbol = key(sym);
     };
-    const line = (eq) => h("p.w-eq", atoms(eq).reduce((out, a) => {
-      const tr = /^(msub|msup|msubsup|mi|mrow)$/.test(a.localName) && table.get(key(a));
-      if (!tr) { // plain math between buttons
-        if (!(out[out.length - 1] instanceof MathMLElement)) out.push(math());
-        out[out.length - 1].append(a.cloneNode(true));
-        return out;
+    // terms (split at \quad; ⋅ between them becomes a gap) wrap whole; one wider than a line
+    // breaks only after = , ; ∈
+    const line = (eq) => {
+      const p = h("p.w-eq");
+      let t, u, m, brk;
+      const run = () => { t.append(u = h("span")); m = null; };
+      const term = () => { p.append(t = h("span")); run(); brk = false; };
+      term();
+      for (const a of atoms(eq)) {
+        const n = a.localName, tr = /^(msub|msup|msubsup|mi|mrow)$/.test(n) && table.get(key(a));
+        if (n !== "mspace") {
+          if (brk) run();
+          brk = n === "mo" && /^[=,;∈]$/.test(a.textContent);
+        } else if (parseFloat(a.getAttribute("width")) >= 1) { term(); continue; }
+        if (!tr) {
+          (m || u.appendChild(m = math())).append(a.cloneNode(true));
+          continue;
+        }
+        const b = h("button.w-sym", { type: "button", "aria-label": `${key(a)}: ` +
+          tr.cells[1].textContent, "data-symbol": key(a) }, math(a.cloneNode(true)));
+        for (const ev of ["mouseenter", "focus", "click"]) b.addEventListener(ev, () => pick(b, tr));
+        buttons.push(b);
+        u.append(b);
+        m = null;
       }
-      const b = h("button.w-sym", { type: "button", "aria-label": `${key(a)}: ` +
-        tr.cells[1].textContent, "data-symbol": key(a) }, math(a.cloneNode(true)));
-      for (const ev of ["mouseenter", "focus", "click"]) b.addEventListener(ev, () => pick(b, tr));
-      buttons.push(b);
-      return [...out, b];
-    }, []));
+      [...p.children].forEach((x) => /^\W?$/.test(x.textContent) && x.remove());
+      p.querySelectorAll("mo").forEach((o) => o.setAttribute("stretchy", false)); // split pairs
+      return p;
+    };
     const move = (by) => buttons[W.clamp(buttons.indexOf(document.activeElement) + by, 0,
       buttons.length - 1)].focus();
     const box = h("div.w-eqs", { role: "group", "aria-label": "The equation: each " +

@@ -1,5 +1,4 @@
-/* §09 two vanishing paths. Model: g[l] = γ^(L−l) without residual, 1 with it (the identity
-   path alone); beside it measured norms (generated/data/vanishing.json). */
+/* §09 two vanishing paths: model g[l] = γ^(L−l) (1 with residual) vs measured norms. */
 StackWidgets.register("vanishing", {
   title: "Two vanishing paths: the gradient reaching each layer",
   data: ["generated/data/vanishing.json"],
@@ -50,7 +49,7 @@ StackWidgets.register("vanishing", {
       Object.assign(ctx.el.dataset, { factor: g, layers: L, residual: st.res, cell: st.cell });
     };
     const check = (label, k) => h("label.w-check", h("input", { type: "checkbox",
-      onchange: (e) => { st[k] = e.target.checked; show(); } }), ` ${label}`);
+      onchange: (e) => { st[k] = e.target.checked; show(); } }), label);
     ctx.ui.append(h("div.w-controls",
       W.slider("Per-layer gradient factor γ (no residual)", { ...SL.factor, value: st.g }, (v) => W.num(v, 2),
         (v) => { st.g = v; show(); }), // snapped by the browser

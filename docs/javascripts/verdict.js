@@ -1,5 +1,4 @@
-/* §10 verdict: 1×512 vs 3×256 LSTM on one budget (generated/data/verdict.json); the
-   head-to-head table below highlights the chosen column. */
+/* §10 verdict: 1×512 vs 3×256 LSTM on one budget; highlights the table's chosen column. */
 StackWidgets.register("verdict", {
   title: "Depth vs width: flip between the two ways to spend one parameter budget",
   data: ["generated/data/verdict.json"],
