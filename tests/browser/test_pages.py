@@ -62,6 +62,17 @@ def test_page_is_clean_accessible_and_prints_the_static_figure(web, rel):
         assert all(img.is_visible() for img in w.locator("img").all())
 
 
+@pytest.mark.parametrize("rel", nav_pages())
+def test_page_is_accessible_in_the_dark_palette(web, rel):
+    """axe again in the dark palette: colours that pass on white may not on slate (the
+    notebook's operators and comments did not)."""
+    web.page.emulate_media(color_scheme="dark")
+    page = web.goto(rel)
+    assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == "slate"
+    bad = axe_problems(page)
+    assert not bad, "\n".join(bad)
+
+
 @pytest.mark.parametrize("rel", WIDGET_PAGES)
 def test_phone_dark_palette_reduced_motion(web, rel):
     page = web.page
