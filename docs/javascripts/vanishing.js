@@ -23,13 +23,18 @@ StackWidgets.register("vanishing", {
     const summary = h("p.w-status", { "aria-live": "polite" });
     const fmt = (v) => (v >= 0.001 ? W.num(v, 3) : v.toExponential(1).replace("-", "−"));
     const variant = () => [st.res && "residual", st.ln && "layer_norm"].filter(Boolean).join("_") || "plain";
+    // layer k of L on teal -> sky -> violet, as the static figure (gen_common.layer_color)
+    const tint = (k, L) => {
+      const p = L > 3 ? (2 * k) / (L - 1) : k, i = Math.min(Math.floor(p), 1);
+      return `color-mix(in srgb,var(--lamp-${i + 1}) ${100 - 100 * (p - i)}%,var(--lamp-${i + 2}))`;
+    };
     const show = () => {
       const { L, g } = st, bw = PW / L, v = variant(), name = v.replace(/_/g, " ");
       const mod = Array.from({ length: L }, (_, k) => (st.res ? 1 : g ** (L - k - 1)));
       const meas = m && m[st.cell] && m[st.cell][v] ? m[st.cell][v][L] : null;
       plot.replaceChildren(...mod.flatMap((val, k) => [s("rect", { x: X0 + (k + 0.15) * bw,
         width: bw * 0.7, y: y(val), height: y(10 ** LO) - y(val),
-        class: `w-col w-l${Math.min(3, 1 + Math.floor((3 * k) / L))}` }),
+        class: "w-col", style: `--c:${tint(k, L)}` }),
       s("text.w-xl", { x: X0 + (k + 0.5) * bw, y: 206 }, `l=${k + 1}`)]));
       if (meas) {
         const pts = meas.map((val, k) => [X0 + (k + 0.5) * bw, y(val)]);
