@@ -23,8 +23,9 @@ DOCS = ROOT / "docs"
 GENERATED = DOCS / "generated"
 SCRIPTS = ROOT / "scripts"
 
-# Layer colours, layer 1 -> 3: teal -> sky -> violet (also used by the widgets' CSS).
-LAYER_COLORS = ("#0d9488", "#0ea5e9", "#7c3aed")
+# Layer colours, layer 1 -> 3: teal -> sky -> violet, the light scheme's --lamp-1..3 of
+# docs/stylesheets/lecture.css (tests/site/test_elements.py checks they agree).
+LAYER_COLORS = ("#0d9488", "#0284c7", "#7c3aed")
 
 
 def layer_color(layer: int, num_layers: int = 3) -> str:

@@ -172,3 +172,14 @@ def test_quiz_answer_letters_match_the_generated_key():
         if isinstance(entry["answer"], str) and len(entry["answer"]) == 1:
             assert stated.get(q), f"{q}: no answer block"
             assert stated[q].group(1).rstrip(".") == entry["answer"], q
+
+
+def test_figures_and_widgets_share_the_layer_colours():
+    """The static figures' layer colours (scripts/gen_common.py) are the light scheme's lamps
+    that the widgets and layer tags use (docs/stylesheets/lecture.css)."""
+    from gen_common import LAYER_COLORS
+
+    css = (DOCS / "stylesheets" / "lecture.css").read_text()
+    root = css[css.index(":root {"): css.index("}", css.index(":root {"))]
+    lamps = tuple(re.search(rf"--lamp-{i}: (#[0-9a-f]{{6}})", root).group(1) for i in (1, 2, 3))
+    assert lamps == LAYER_COLORS
