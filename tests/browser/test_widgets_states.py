@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_helpers import data, shown
+from browser_helpers import data, set_range, shown
 
 IDS = re.compile(r"\b[cmnv][0-3]\b")  # the diagram's internal part ids
 
@@ -151,6 +151,27 @@ def test_climb_card_never_says_false(web):
         assert "false" not in text, (step, text)
         assert card.evaluate("c => [...c.childNodes].every(n => n.nodeType === 1)"), step
         web.page.keyboard.press("ArrowRight")
+
+
+# --- §09 vanishing: layer colours as the static figure draws them -----------------------------
+
+def _rgb(css: str) -> tuple[int, ...]:
+    """'rgb(13, 148, 136)' or 'color(srgb 0.05 0.58 0.53)' (what color-mix computes to)."""
+    nums = [float(v) for v in re.findall(r"[\d.]+", css.split("(", 1)[1])[:3]]
+    return tuple(round(v * 255) if css.startswith("color(") else round(v) for v in nums)
+
+
+def test_vanishing_bars_climb_the_layer_colours(web):
+    """Like the static figure: teal at the bottom, violet at the top, a distinct step between."""
+    w = web.widget("vanishing")
+    set_range(w.locator('input[type="range"]').nth(1), 4)
+    fills = w.locator("rect.w-col").evaluate_all("rs => rs.map(r => getComputedStyle(r).fill)")
+    lamps = [web.page.evaluate(
+        "i => { const e = document.createElement('i'); e.style.color = `var(--lamp-${i})`;"
+        " document.body.append(e); const c = getComputedStyle(e).color; e.remove(); return c; }",
+        i) for i in (1, 3)]
+    assert len(fills) == 4 and len({_rgb(f) for f in fills}) == 4, fills
+    assert [_rgb(fills[0]), _rgb(fills[-1])] == [_rgb(c) for c in lamps], (fills, lamps)
 
 
 # --- §10 verdict: colours, widths, live summary, print ----------------------------------------
