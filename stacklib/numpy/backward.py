@@ -11,21 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from stacklib._validate import as_array, check_shape, state_shape
-from stacklib.config import param_name
+from stacklib.config import StackConfig, param_name
 from stacklib.numpy.between_layers import layer_norm_backward
-from stacklib.numpy.layer import layer_backward
-from stacklib.numpy.outputs import Gradients, StackOutput
-
-
-def _tape_of(stack, out):
-    if not isinstance(out, StackOutput):
-        raise TypeError(f"out: expected the StackOutput of this stack's forward(), got "
-                        f"{type(out).__name__}")
-    tape = out.tape
-    if tape.stack is not stack or tape.version != stack._version:
-        raise ValueError("out: computed by another stack, or by this one before its weights "
-                         "changed (load_state_dict, reset_parameters); run forward() again")
-    return tape
+from stacklib.numpy.layer import LayerWeights, cell_of, layer_backward
+from stacklib.numpy.outputs import Gradients, Tape
 
 
 def _grad(name, value, dtype, shape, batched):
@@ -37,14 +26,17 @@ def _grad(name, value, dtype, shape, batched):
     return g if batched else g[:, None]
 
 
-def stack_backward(stack, out, grad_output, grad_h_n=None, grad_c_n=None) -> Gradients:
-    tape = _tape_of(stack, out)
-    cfg, dtype, batched = stack.config, stack.dtype, tape.batched
-    lstm = cfg.cell == "lstm"
+def stack_backward(tape: Tape, config: StackConfig, weights: list[LayerWeights], ln_gains,
+                   output_shape, grad_output, grad_h_n=None, grad_c_n=None) -> Gradients:
+    """The gradients of a forward pass recorded in ``tape``: ``weights`` are the stack's per
+    layer, ``ln_gains`` its layer norms' gains (None without layer_norm), ``output_shape``
+    the forward output's shape."""
+    cfg, batched, dtype = config, tape.batched, weights[0].w_ih.dtype
+    cell, lstm = cell_of(cfg), cfg.cell == "lstm"
     if grad_c_n is not None and not lstm:
         raise ValueError(f"grad_c_n: only defined for cell='lstm', got cell={cfg.cell!r}")
     T, B = tape.layers[0].x.shape[:2]
-    dU = _grad("grad_output", grad_output, dtype, out.output.shape, batched)
+    dU = _grad("grad_output", grad_output, dtype, output_shape, batched)
     if batched and cfg.batch_first:
         dU = dU.transpose(1, 0, 2)
     final = state_shape(cfg.num_layers, B, cfg.hidden_size, batched)
@@ -58,11 +50,10 @@ def stack_backward(stack, out, grad_output, grad_h_n=None, grad_c_n=None) -> Gra
         layer = tape.layers[k]
         d_above = dU  # (T, B, H): dLoss/du^[l]_t, from the layer above or the output
         if cfg.layer_norm:
-            d_above, dw, db = layer_norm_backward(
-                dU, stack._params[param_name("ln_weight", k)], layer.ln)
+            d_above, dw, db = layer_norm_backward(dU, ln_gains[k], layer.ln)
             params[param_name("ln_weight", k)], params[param_name("ln_bias", k)] = dw, db
         dx, grads, dh0[k], dc0k, h_norm[:, k] = layer_backward(
-            stack._cell, stack._weights(k), layer.x, layer.h0, layer.hs, layer.steps,
+            cell, weights[k], layer.x, layer.h0, layer.hs, layer.steps,
             d_above, dh_n[k], dc_n[k] if lstm else None)
         if lstm:
             dc0[k] = dc0k
@@ -77,5 +68,5 @@ def stack_backward(stack, out, grad_output, grad_h_n=None, grad_c_n=None) -> Gra
         dU, dh0, dc0 = (None if a is None else a[:, 0] for a in (dU, dh0, dc0))
     elif cfg.batch_first:
         dU = dU.transpose(1, 0, 2)
-    ordered = {name: params[name] for name in stack._params}  # state_dict()'s keys and order
+    ordered = {name: params[name] for name in cfg.param_shapes()}  # state_dict()'s order
     return Gradients(ordered, dU, dh0, dc0, h_norm)

@@ -198,7 +198,19 @@ class StackedRNN(ConfigFields):
         """BPTT by hand, through time and down the stack: the gradients of the loss
         ``sum(output * grad_output) + sum(h_n * grad_h_n) + sum(c_n * grad_c_n)`` with respect
         to every parameter, the input and the initial states (see ``backward.py``)."""
-        return stack_backward(self, out, grad_output, grad_h_n, grad_c_n)
+        if not isinstance(out, StackOutput):
+            raise TypeError(f"out: expected the StackOutput of this stack's forward(), got "
+                            f"{type(out).__name__}")
+        if out.tape.stack is not self or out.tape.version != self._version:
+            raise ValueError("out: computed by another stack, or by this one before its "
+                             "weights changed (load_state_dict, reset_parameters); run "
+                             "forward() again")
+        cfg = self.config
+        weights = [self._weights(k) for k in range(cfg.num_layers)]
+        ln_gains = ([self._params[param_name("ln_weight", k)] for k in range(cfg.num_layers)]
+                    if cfg.layer_norm else None)
+        return stack_backward(out.tape, cfg, weights, ln_gains, out.output.shape, grad_output,
+                              grad_h_n, grad_c_n)
 
     # ------------------------------------------------------------------ torch.nn
     @classmethod
