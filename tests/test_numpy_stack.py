@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from stacklib import StackConfig
-from stacklib.config import torch_nn_class
+from stacklib.config import param_name, torch_nn_class
 from stacklib.numpy import StackedRNN
 from stacklib.torch import StackedRNN as TorchStack
 
@@ -169,7 +169,7 @@ def test_gradient_norm_map_matches_autograd(cell, residual, B):
     for l in range(3):
         one = torch_cell[cell](3, 3).double()
         for part in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
-            getattr(one, part).data.copy_(state[f"{part}_l{l}"])
+            getattr(one, part).data.copy_(state[param_name(part, l)])
         cells.append(one)
     xt = torch.tensor(x)
     hs = []
