@@ -215,14 +215,22 @@ def same_budget_md(dw: dict) -> str:
              ", ".join(fmt_int(s) for s in tr[k]["steps_to_90"])] for k in ("wide", "deep")]
     header = ["Same budget, toy scale", "layers × units", "parameters",
               "held-out agreement", "at mismatched attractors", f"steps to 90{NBSP}%, per seed"]
+    steps = tr["deep"]["curve"]["step"][::2]  # every other evaluation keeps the table narrow
+    curve = {k: dict(zip(tr[k]["curve"]["step"], tr[k]["curve"]["heldout_agreement_mean"],
+                         strict=True)) for k in ("wide", "deep")}
+    during = md_table(["Held-out agreement after … steps", *map(fmt_int, steps)],
+                      [[label[k], *(_pct(curve[k][n]) for n in steps)] for k in ("wide", "deep")])
     cfg = dw["config"]["deep"]
     note = (f"\nNext-word LSTMs on the synthetic agreement language (word vectors of size "
             f"{cfg['embed_size']}, no residual connections), {len(dw['config']['seeds'])} seeds "
             f"each, trained until held-out agreement reached {100 * cfg['stop_at']:.0f}{NBSP}% "
             "or for at most "
             f"{fmt_int(cfg['steps'])} steps; agreement is the mean over seeds, parameters count "
-            "the recurrent layers in PyTorch's convention (`stacklib.experiments.depth_width`).\n")
-    return header_comment(NAME) + md_table(header, rows, "llrrrl") + note
+            "the recurrent layers in PyTorch's convention (`stacklib.experiments.depth_width`). "
+            f"During training, agreement is scored on a smaller held-out sample "
+            f"({fmt_int(cfg['n_curve'])} sentences), and a run that had already stopped counts "
+            "with its last value.\n")
+    return header_comment(NAME) + md_table(header, rows, "llrrrl") + "\n" + during + note
 
 
 def run(out: Path) -> list[str]:
