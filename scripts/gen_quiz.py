@@ -120,13 +120,13 @@ def exercise_rows(depth_data: dict | None) -> list[list[str]]:
                "stack's only with $L$, so three times the depth buys about twice the width "
                f"({tripled} units would cost {fmt_int(count_params('lstm', 300, tripled, 1))})",
          "`stacklib.count_params`, searched over widths"],
-        ["E3", f"**GRU {fmt_int(gru)}, RNN {fmt_int(rnn)}**: three and one blocks of the same "
+        ["E3", f"**GRU {fmt_int(gru)}, RNN {fmt_int(rnn)}** — three and one blocks of the same "
                f"shapes instead of four, so exactly ¾ and ¼ of {fmt_int(lstm3)}",
          f'`stacklib.count_params("gru", {D}, {H}, {L})`, and `"rnn"`'],
         ["E4", "Layer 2's weights change only layer 2's state and $y_t$; layer 1's numbers stay, "
                "since nothing flows down in the forward pass. A new $x_t$ changes everything: it "
                "enters layer 1, and layer 2 hears of it through $h_t^{[1]}$", "—"],
-        ["E5", f"**$L$ = {quiet}**: {fmt_num(factor, 2)}<sup>{quiet - 1}</sup> = "
+        ["E5", f"**$L$ = {quiet}** — {fmt_num(factor, 2)}<sup>{quiet - 1}</sup> = "
                f"{factor ** (quiet - 1):.3f}, while {fmt_num(factor, 2)}<sup>{quiet - 2}</sup> "
                f"= {factor ** (quiet - 2):.3f}", "toy model of §09"],
     ]
@@ -135,10 +135,10 @@ def exercise_rows(depth_data: dict | None) -> list[list[str]]:
         first, last = depth_data["depths"].index(1), depth_data["depths"].index(4)
         loss = [s["heldout_loss"]["mean"][d][small] for d in (first, last)]
         err = [s["heldout_error"]["mean"][d][small] for d in (first, last)]
-        rows.append(["E6", f"Loss **above**: {fmt_num(loss[1], 2)} against {fmt_num(loss[0], 2)} "
-                           f"nats/word on {depth_data['sizes'][small]} sentences. Agreement error "
-                           f"**about the same**, near chance: {fmt_num(err[1], 2)} against "
-                           f"{fmt_num(err[0], 2)}",
+        rows.append(["E6", "**Loss above, agreement error about the same** — held-out loss "
+                           f"{fmt_num(loss[1], 2)} against {fmt_num(loss[0], 2)} nats/word on "
+                           f"{depth_data['sizes'][small]} sentences; agreement error "
+                           f"{fmt_num(err[1], 2)} against {fmt_num(err[0], 2)}, near chance",
                      "`stacklib.experiments.depth_data` (mean over seeds)"])
     return rows
 

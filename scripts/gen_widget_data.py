@@ -192,7 +192,7 @@ def live_channels_md(stacks: dict) -> str:
     spans = [" ".join(m["words"][m["subject_index"]:m["verb_index"]]) for m in metas]
 
     def held(entry):
-        parts = [f"*{span}*: {fmt_num(lo, 2)} to {fmt_num(hi, 2)}"
+        parts = [f"“{span}”: {fmt_num(lo, 2)} to {fmt_num(hi, 2)}"
                  for span, (lo, hi) in zip(spans, entry["ranges"], strict=True)]
         return f"channel {entry['channel']} (" + "; ".join(parts) + ")"
 
