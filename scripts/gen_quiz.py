@@ -14,15 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gen_common import (
-    fmt_int,
-    fmt_num,
-    header_comment,
-    load_experiment,
-    md_table,
-    write_json,
-    write_text,
-)
+from gen_common import fmt_int, fmt_num, header_comment, md_table, write_json, write_text
 
 NAME = "quiz"
 INPUTS = ["stacklib/__init__.py", "stacklib/params.py", "stacklib/_validate.py",
@@ -148,6 +140,8 @@ def exercises_md(rows: list[list[str]]) -> str:
 
 
 def run(out: Path) -> list[str]:
+    from gen_common import load_experiment
+
     q = quiz_data()
     rows = exercise_rows(load_experiment(out, "depth_data"))
     return [write_json(out, "data/quiz.json", q),
