@@ -82,8 +82,8 @@ def answers_md(q: dict) -> str:
                "parameters, Keras)", "`stacklib.count_params`"],
         ["Q9", "The second layer gets no sequence: set `return_sequences=True` below the top",
          "—"],
-        ["Q10", "Held-out error stalls or rises; for the loss the train/held-out gap widens "
-                "with depth (agreement error: a wide gap, flat across depth)", "§10 figure"],
+        ["Q10", "Held-out error stalls or rises; for the loss the gap widens with depth",
+         "§10 figure"],
     ]
     return header_comment(NAME) + md_table(["", "Answer", "Computed by"], rows, "lll")
 
