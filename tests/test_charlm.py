@@ -113,14 +113,26 @@ def test_training_stops_after_patience_and_halves_the_rate_before():
         assert hist.lr[-1] < hist.lr[0]
 
 
+def test_cell_states_are_the_ones_behind_the_hidden_states():
+    model = _model(layers=3, residual=True)
+    ids = _text(60).reshape(3, 20)
+    states = analysis._states(model, ids)
+    with torch.no_grad():
+        _, _, final = model.run(torch.from_numpy(ids))
+    for c, (_, c_n) in zip(states["c"], final, strict=True):
+        np.testing.assert_allclose(c[:, -1], c_n[0].numpy(), rtol=1e-5, atol=1e-6)
+
+
 def test_timescales_and_step_sizes_have_one_entry_per_layer():
     model = _model(layers=2)
     cfg = analysis.TimescaleConfig(positions=6, context=10, horizon=7)
     out = analysis.timescales(model, _text(500), cfg)
-    assert np.shape(out["curve"]) == (2, 7)
-    for curve, half, peak in zip(out["curve"], out["half_life"], out["peak"], strict=True):
-        assert curve[peak] == max(curve) and curve[peak] > 0
-        assert half is None or curve[peak + half] <= curve[peak] / 2
+    for state in ("h", "c"):
+        assert np.shape(out[state]["curve"]) == (2, 7)
+        for curve, half, peak in zip(out[state]["curve"], out[state]["half_life"],
+                                     out[state]["peak"], strict=True):
+            assert curve[peak] == max(curve) and curve[peak] > 0
+            assert half is None or curve[peak + half] <= curve[peak] / 2
     assert len(analysis.step_sizes(model, _text(500))) == 2
     with pytest.raises(ValueError, match="too few"):
         analysis.timescales(model, _text(20), cfg)

@@ -4,6 +4,7 @@
     python -m scripts.experiments.shakespeare --headline   # depth vs width, 3 seeds (~30 min)
     python -m scripts.experiments.shakespeare --quick      # every code path on a tiny slice
     python -m scripts.experiments.shakespeare --list       # the runs, and which are done
+    python -m scripts.experiments.shakespeare --timing     # time the models side by side
 
 Each run writes docs/generated/experiments/shakespeare/<name>.json as soon as it finishes,
 with the hash of its inputs: the configuration, the sources of the modules that train and score
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import dataclasses
 import hashlib
 import io
 import json
@@ -181,18 +183,38 @@ def study_runs(args):
     return headline(runs) if args.headline else runs
 
 
+def timing(out: Path, quick: bool) -> None:
+    """Time every plain model of the depth and budget groups in turns (timing.json)."""
+    from stacklib.charlm.study import timed_models
+    from stacklib.charlm.timing import TimingConfig, time_models
+    from stacklib.corpus import shakespeare
+
+    models = timed_models(len(shakespeare().vocab), quick)
+    cfg = TimingConfig(rounds=2, reps=1, latency_chars=5) if quick else TimingConfig()
+    write(out / "timing.json", {"config": dataclasses.asdict(cfg),
+                                "models": {name: dataclasses.asdict(m)
+                                           for name, m in models.items()},
+                                "ms": time_models(models, cfg), "cpus": os.cpu_count()})
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--headline", action="store_true",
                     help="only depth vs width at an equal budget (3 seeds)")
     ap.add_argument("--quick", action="store_true", help="tiny models on a slice of the text")
     ap.add_argument("--list", action="store_true", help="list the runs and stop")
+    ap.add_argument("--timing", action="store_true",
+                    help="time the depth and budget models side by side, then stop")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     out = args.out or (ROOT / ".cache" / "shakespeare-quick" if args.quick else OUT)
     weights = out / "weights" if args.quick else WEIGHTS
     start = time.perf_counter()
+    if args.timing:
+        timing(out, args.quick)
+        print(f"shakespeare: timed in {time.perf_counter() - start:.0f} s")
+        return 0
     runs = study_runs(args)
     todo = pending(runs, out, weights)
     if args.list:

@@ -1,11 +1,12 @@
 """What a trained character model's layers do: timescales, step sizes, samples.
 
 Timescales. Change one character of real text and read the two runs side by side: in each
-layer, the distance between the hidden states of the original and the changed run says how
-strongly that layer still carries the change k characters later. Averaged over many positions
-of the held-out plays and divided by the layer's typical state size (its RMS norm), this is the
+layer, the distance between the states of the original and the changed run says how strongly
+that layer still carries the change k characters later. Averaged over many positions of the
+held-out plays and divided by the layer's typical state size (its RMS norm), this is the
 layer's decay curve; its half-life is the number of characters after the curve's peak until it
-first falls to half the peak. A layer that integrates slowly keeps a change longer.
+first falls to half the peak. A layer that integrates slowly keeps a change longer. Both of an
+LSTM layer's states are read: h, what it hands upward, and c, its memory cell.
 
 Step sizes. The mean |h_t - h_{t-1}| per unit, divided by the mean |h_t|: how much of its
 state a layer rewrites per character.
@@ -30,6 +31,7 @@ class TimescaleConfig:
     seed: int = 0            # which other character replaces each one
 
 
+@torch.no_grad()
 def _hidden(model: CharLM, ids: np.ndarray) -> list[np.ndarray]:
     """Every layer's hidden states h^[l] (B, T, H) for ``ids`` (B, T)."""
     hidden, _, _ = model.run(torch.from_numpy(ids))
@@ -37,12 +39,39 @@ def _hidden(model: CharLM, ids: np.ndarray) -> list[np.ndarray]:
 
 
 @torch.no_grad()
-def timescales(model: CharLM, ids: np.ndarray, cfg: TimescaleConfig = TimescaleConfig()) -> dict:
-    """Per layer: the decay curve (horizon,) of a one-character change and its half-life.
+def _states(model: CharLM, ids: np.ndarray) -> dict[str, list[np.ndarray]]:
+    """Every layer's h and c (B, T, H) for ``ids`` (B, T). ``nn.LSTM`` hands back only the
+    last c, so each layer steps through time again on the input it read."""
+    ids_t = torch.from_numpy(ids)
+    hidden, outputs, _ = model.run(ids_t)
+    cells = []
+    for layer, x in zip(model.layers, [model.embed(ids_t), *outputs[:-1]], strict=True):
+        state, c = None, []
+        for t in range(x.shape[1]):
+            _, state = layer(x[:, t : t + 1], state)
+            c.append(state[1][0])                                       # (B, H)
+        cells.append(torch.stack(c, dim=1).numpy())
+    return {"h": [h.numpy() for h in hidden], "c": cells}
 
-    Returns {"curve": [L][horizon] (relative distance at k = 0.. horizon-1 characters after the
-    change), "half_life": [L] (characters; None if the curve never halves within the horizon),
-    "peak": [L] (characters from the change to the curve's maximum)}.
+
+def _decay(a: np.ndarray, b: np.ndarray, context: int) -> tuple[list[float], int, int | None]:
+    """The relative distance between two runs' states after the change, its peak, and the
+    characters from the peak until it first halves (None: not within the window)."""
+    scale = np.sqrt(np.mean(a[:, context:] ** 2) * a.shape[-1])        # RMS norm of a state
+    curve = np.linalg.norm(a - b, axis=-1)[:, context:].mean(axis=0) / scale
+    peak = int(np.argmax(curve))
+    below = np.nonzero(curve[peak:] <= curve[peak] / 2)[0]
+    return curve.tolist(), peak, int(below[0]) if below.size else None
+
+
+@torch.no_grad()
+def timescales(model: CharLM, ids: np.ndarray, cfg: TimescaleConfig = TimescaleConfig()) -> dict:
+    """Per state ("h", "c") and layer: the decay curve of a one-character change.
+
+    Returns {state: {"curve": [L][horizon] (relative distance k = 0 .. horizon-1 characters
+    after the change), "peak": [L] (characters from the change to the curve's maximum),
+    "half_life": [L] (characters from the peak until the curve halves; None if it does not
+    within the horizon)}}.
     """
     model.eval()
     span = cfg.context + cfg.horizon
@@ -56,17 +85,14 @@ def timescales(model: CharLM, ids: np.ndarray, cfg: TimescaleConfig = TimescaleC
     rng = np.random.default_rng(cfg.seed)
     shift = rng.integers(1, V, cfg.positions)                           # never 0: a change
     changed[:, cfg.context] = (changed[:, cfg.context] + shift) % V
-    curves, half_lives, peaks = [], [], []
-    for h, h2 in zip(_hidden(model, windows), _hidden(model, changed), strict=True):
-        scale = np.sqrt(np.mean(h[:, cfg.context :] ** 2)) * np.sqrt(h.shape[-1])  # RMS norm
-        dist = np.linalg.norm(h - h2, axis=-1)[:, cfg.context :]        # (N, horizon)
-        curve = dist.mean(axis=0) / scale
-        peak = int(np.argmax(curve))
-        below = np.nonzero(curve[peak:] <= curve[peak] / 2)[0]
-        curves.append(curve.tolist())
-        peaks.append(peak)
-        half_lives.append(int(below[0]) if below.size else None)
-    return {"curve": curves, "half_life": half_lives, "peak": peaks}
+    original, other = _states(model, windows), _states(model, changed)
+    out = {}
+    for state in ("h", "c"):
+        decays = [_decay(a, b, cfg.context)
+                  for a, b in zip(original[state], other[state], strict=True)]
+        out[state] = {"curve": [d[0] for d in decays], "peak": [d[1] for d in decays],
+                      "half_life": [d[2] for d in decays]}
+    return out
 
 
 @torch.no_grad()

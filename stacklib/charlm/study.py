@@ -35,6 +35,7 @@ BUDGET_TOLERANCE = 0.02
 DATA_SIZES = (31_250, 125_000, 500_000, 1_000_000)  # training characters: 32x
 DATA_DEPTHS = (1, 3)
 LEARNING_RATES = (2e-3, 1e-2)         # around the study's 5e-3
+LR_DEPTHS = (1, 8)
 SHORT_STEPS = 1500                    # the deep and lr groups: how training starts
 
 
@@ -83,7 +84,7 @@ def _with(cfg: TrainConfig, *, layers=None, hidden=None, residual=None, **train)
 
 
 def plan(vocab_size: int, base: TrainConfig | None = None, seeds=SEEDS,
-         data_sizes=DATA_SIZES, short_steps=SHORT_STEPS,
+         data_sizes=DATA_SIZES, short_steps=SHORT_STEPS, short_grad_every=25,
          tolerance=BUDGET_TOLERANCE) -> list[Run]:
     """Every run of the study, named ``<config>-s<seed>``. A configuration that two groups
     share (3 x 128, plain: depth and budget) is trained once, listed under the first."""
@@ -111,15 +112,35 @@ def plan(vocab_size: int, base: TrainConfig | None = None, seeds=SEEDS,
             every = min(base.eval_every, max(epoch, 25))
             add(f"L{L}-h{H}-n{n}", "data",
                 _with(base, layers=L, train_chars=n, eval_every=every))
-    short = dict(max_steps=short_steps, grad_every=25)
+    short = dict(max_steps=short_steps, grad_every=short_grad_every)
     for residual in (False, True):
         for clip in (base.clip, None):
             name = f"L8-h{H}" + ("-res" if residual else "") + ("" if clip else "-noclip")
             add(name, "deep", _with(base, layers=8, residual=residual, clip=clip, **short))
-    for L in (1, 8):
+    for L in LR_DEPTHS:
         for lr in LEARNING_RATES:
             add(f"L{L}-h{H}-lr{lr:g}-short", "lr", _with(base, layers=L, lr=lr, **short))
     return list(runs.values())
+
+
+def layout(base: TrainConfig, short_steps=SHORT_STEPS) -> dict:
+    """What the summary needs besides the runs' records: the budget group's reference, the
+    clipping threshold, the short runs' length, and the configuration trained at each (layers,
+    learning rate) of the lr group. Its middle rate is the study's own: those are the first
+    steps of the depth run (1 layer) and of the deep run (8 layers, plain, clipped)."""
+    H = base.model.hidden_size
+    rates = {L: {**{lr: f"L{L}-h{H}-lr{lr:g}-short" for lr in LEARNING_RATES},
+                 base.lr: f"L{L}-h{H}"} for L in LR_DEPTHS}
+    return {"reference": f"L{REFERENCE_LAYERS}-h{H}", "clip": base.clip,
+            "short_steps": short_steps,
+            "rates": {L: dict(sorted(r.items())) for L, r in rates.items()}}
+
+
+def timed_models(vocab_size: int, quick: bool = False) -> dict[str, ModelConfig]:
+    """The plain models of the depth and budget groups, by name ("L3-h128"), to be timed."""
+    runs = quick_plan(vocab_size) if quick else plan(vocab_size)
+    return {run.name.rsplit("-s", 1)[0]: run.train.model for run in runs
+            if run.group in ("depth", "budget") and not run.train.model.residual}
 
 
 def headline(runs: list[Run]) -> list[Run]:
@@ -130,14 +151,20 @@ def headline(runs: list[Run]) -> list[Run]:
 
 
 # ------------------------------------------------------------- the quick mode (tests)
+QUICK_SHORT_STEPS = 8
+
+
+def quick_base(vocab_size: int) -> TrainConfig:
+    return TrainConfig(model=ModelConfig(vocab_size, embed_size=8, hidden_size=12), lr=5e-3,
+                       batch_size=4, seq_len=16, max_steps=12, eval_every=4, patience=2,
+                       grad_every=4)
+
+
 def quick_plan(vocab_size: int) -> list[Run]:
     """The study's every code path with tiny models, a few steps and two seeds (at this size
     the readout's weights dominate, so equal budgets are only matched within 50 %)."""
-    base = TrainConfig(model=ModelConfig(vocab_size, embed_size=8, hidden_size=12), lr=5e-3,
-                       batch_size=4, seq_len=16, max_steps=12, eval_every=4, patience=2,
-                       grad_every=4)
-    return plan(vocab_size, base, seeds=(0, 1), data_sizes=(500, 2_000), short_steps=8,
-                tolerance=0.5)
+    return plan(vocab_size, quick_base(vocab_size), seeds=(0, 1), data_sizes=(500, 2_000),
+                short_steps=QUICK_SHORT_STEPS, short_grad_every=2, tolerance=0.5)
 
 
 def quick_texts(texts: Texts) -> Texts:
