@@ -15,7 +15,7 @@ from gen_common import ROOT, header_comment, write_json, write_text
 
 NAME = "codelab"
 INPUTS = ["code_lab/*.py", "stacklib/walkthrough.py", "stacklib/__init__.py",
-          "stacklib/_validate.py", "stacklib/numpy/*.py"]
+          "stacklib/_validate.py", "stacklib/config.py", "stacklib/numpy/*.py"]
 LABS = ("pytorch", "keras", "numpy")
 
 

@@ -14,7 +14,7 @@ from gen_common import fmt_int, fmt_sci, header_comment, md_table, write_json, w
 
 NAME = "examples"
 INPUTS = ["stacklib/examples.py", "stacklib/__init__.py", "stacklib/_validate.py",
-          "stacklib/params.py", "stacklib/numpy/*.py"]
+          "stacklib/config.py", "stacklib/params.py", "stacklib/numpy/*.py"]
 CONFIG = {"growth": {"hidden_size": 32, "seq_len": 50, "num_layers": 3},
           "gradient_model": {"factor": 0.60, "num_layers": 4, "max_layers": 8,
                              "factors": [0.3, 0.6, 0.9]}}

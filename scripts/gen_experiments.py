@@ -15,8 +15,8 @@ from gen_common import ROOT, SCRIPTS, resolve
 
 NAME = "experiments"
 INPUTS = ["scripts/run_experiments.py", "stacklib/experiments/*.py", "stacklib/data.py",
-          "stacklib/__init__.py", "stacklib/_validate.py", "stacklib/numpy/*.py",
-          "stacklib/torch/*.py"]
+          "stacklib/__init__.py", "stacklib/_validate.py", "stacklib/config.py",
+          "stacklib/numpy/*.py", "stacklib/torch/*.py"]
 SCRIPT = SCRIPTS / "run_experiments.py"
 
 

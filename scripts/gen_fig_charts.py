@@ -12,7 +12,7 @@ from gen_common import CELL_COLORS, GREY, INK, LAYER_COLORS, fmt_int, mpl, save_
 
 NAME = "fig_charts"
 INPUTS = ["stacklib/__init__.py", "stacklib/params.py", "stacklib/_validate.py",
-          "scripts/gen_params.py"]
+          "stacklib/config.py", "scripts/gen_params.py"]
 CONFIG = {"matplotlib": "3.11"}
 
 

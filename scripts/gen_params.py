@@ -12,7 +12,8 @@ from pathlib import Path
 from gen_common import fmt_int, header_comment, md_table, write_json, write_text
 
 NAME = "params"
-INPUTS = ["stacklib/__init__.py", "stacklib/params.py", "stacklib/_validate.py"]
+INPUTS = ["stacklib/__init__.py", "stacklib/params.py", "stacklib/_validate.py",
+          "stacklib/config.py"]
 CONFIG = {
     "defaults": {"num_layers": 3, "hidden_size": 128, "input_size": 100},
     "depth_vs_width": {"cell": "lstm", "input_size": 300, "wide": [1, 512], "deep": [3, 256]},

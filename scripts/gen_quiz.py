@@ -18,8 +18,9 @@ from gen_common import fmt_int, fmt_num, header_comment, md_table, write_json, w
 
 NAME = "quiz"
 INPUTS = ["stacklib/__init__.py", "stacklib/params.py", "stacklib/_validate.py",
-          "stacklib/examples.py", "stacklib/walkthrough.py", "stacklib/numpy/*.py",
-          "scripts/gen_examples.py", "docs/generated/experiments/depth_data.json"]
+          "stacklib/config.py", "stacklib/examples.py", "stacklib/walkthrough.py",
+          "stacklib/numpy/*.py", "scripts/gen_examples.py",
+          "docs/generated/experiments/depth_data.json"]
 CHOICES = {"q1": "B", "q2": "A", "q6": "B", "q8": "C"}  # letters of multiple-choice answers
 
 

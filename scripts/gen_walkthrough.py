@@ -16,7 +16,7 @@ from gen_common import fmt_num, header_comment, md_table, write_json, write_text
 
 NAME = "walkthrough"
 INPUTS = ["stacklib/walkthrough.py", "stacklib/__init__.py", "stacklib/_validate.py",
-          "stacklib/numpy/*.py"]
+          "stacklib/config.py", "stacklib/numpy/*.py"]
 GATE_NAMES = ("i", "f", "g", "o")
 
 

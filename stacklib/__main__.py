@@ -2,4 +2,5 @@ import sys
 
 from stacklib.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # imported by pytest's doctest collection: run only as a program
+    sys.exit(main())

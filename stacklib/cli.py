@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from stacklib._validate import CELLS
+from stacklib.config import CELLS
 from stacklib.params import count_params, param_breakdown
 
 
@@ -36,10 +36,9 @@ def _walkthrough(args) -> str:
     if args.json:
         return json.dumps(w.to_dict(), indent=2) + "\n"
     lines = [f"One timestep of a 2-layer LSTM (hidden 2, input 1), x_t = {w.x_t}"]
-    for layer in (1, 2):
-        lines.append(f"\nLayer {layer}: h_prev = {_fmt(w.h_prev[layer - 1])}, "
-                     f"c_prev = {_fmt(w.c_prev[layer - 1])}")
-        for s in w.layer_steps(layer):
+    for k in range(w.num_layers):
+        lines.append(f"\nLayer {k + 1}: h_prev = {_fmt(w.h_prev[k])}, c_prev = {_fmt(w.c_prev[k])}")
+        for s in w.layer_steps(k):
             lines.append(f"  {s.key:>4}  {s.label:<28} {_fmt(s.value)}")
     lines.append(f"\ny_t = h_t^[2] = {_fmt(w.y)}")
     return "\n".join(lines) + "\n"
@@ -65,7 +64,7 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         sys.stdout.write(args.run(args))
-    except ValueError as err:
+    except (TypeError, ValueError) as err:
         sys.stderr.write(f"error: {err}\n")
         return 2
     return 0

@@ -27,7 +27,7 @@ from numbers import Integral
 
 import numpy as np
 
-from stacklib._validate import check_positive_int
+from stacklib._validate import check_int
 
 NOUNS: tuple[tuple[str, str], ...] = (
     ("key", "keys"), ("cabinet", "cabinets"), ("table", "tables"), ("author", "authors"),
@@ -220,8 +220,8 @@ def make_splits(n_train: int = 4000, n_heldout: int = 1000, seed: int = 0
     Held-out sentences are those whose (subject, first attractor) lemma pair is held out, plus
     every fifth unmodified sentence; the probes never appear in training.
     """
-    check_positive_int("n_train", n_train)
-    check_positive_int("n_heldout", n_heldout)
+    check_int("n_train", n_train)
+    check_int("n_heldout", n_heldout)
     rng = np.random.default_rng(seed)
     held = heldout_pairs(seed)
     probes = {" ".join(tokenize(p)) for p in PROBES}

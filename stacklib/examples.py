@@ -11,7 +11,7 @@ from math import comb
 
 import numpy as np
 
-from stacklib._validate import check_positive_int
+from stacklib._validate import check_int
 from stacklib.numpy import StackedRNN
 from stacklib.params import param_breakdown
 
@@ -22,14 +22,15 @@ SCALAR_W_IN = 1.0
 
 def scalar_stack(num_layers: int = 2) -> StackedRNN:
     """h_t^[l] = 0.5 h_{t-1}^[l] + 1 * h_t^[l-1]: a linear RNN, no bias, hidden size 1."""
-    stack = StackedRNN(1, 1, num_layers, cell="rnn", nonlinearity="linear", bias=False)
+    stack = StackedRNN(1, 1, num_layers, cell="rnn", nonlinearity="linear", bias=False,
+                       dtype=np.float64)
     stack.load_state_dict({name: np.full(shape, SCALAR_W_IN if "_ih_" in name else SCALAR_W_REC)
-                           for name, shape in stack.param_shapes().items()})
+                           for name, shape in stack.config.param_shapes().items()})
     return stack
 
 
 def scalar_example(inputs=SCALAR_INPUTS) -> dict:
-    out = scalar_stack(2).forward(np.asarray(inputs, dtype=float)[:, None])  # (T, 1) unbatched
+    out = scalar_stack(2)(np.asarray(inputs, dtype=float)[:, None])  # (T, 1) unbatched
     return {
         "inputs": [float(v) for v in inputs],
         "w_rec": SCALAR_W_REC,
@@ -51,15 +52,15 @@ def gradient_path_growth(hidden_size: int = 32, seq_len: int = 50, num_layers: i
     hidden size) and reports the norm of the gradient reaching h_1^[1] relative to the one
     injected at the top of the last step.
     """
-    H = check_positive_int("hidden_size", hidden_size)
-    T = check_positive_int("seq_len", seq_len)
-    L = check_positive_int("num_layers", num_layers)
+    H = check_int("hidden_size", hidden_size)
+    T = check_int("seq_len", seq_len)
+    L = check_int("num_layers", num_layers)
 
     def one(layers):
         rows = param_breakdown("rnn", H, H, layers)
-        stack = StackedRNN(H, H, layers, cell="rnn", seed=seed)
+        stack = StackedRNN(H, H, layers, cell="rnn", dtype=np.float64, seed=seed)
         x = np.random.default_rng(seed).standard_normal((T, H))
-        out = stack.forward(x)
+        out = stack(x)
         grad = np.zeros_like(out.output)
         grad[-1] = 1.0 / np.sqrt(H)  # unit-norm gradient injected at y_T
         g = stack.backward(out, grad)

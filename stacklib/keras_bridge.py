@@ -1,4 +1,4 @@
-"""Build a Keras 3 model (torch backend) carrying the same weights as a flat torch state dict.
+"""A Keras 3 model (torch backend) carrying the same weights as a stack or a torch.nn module.
 
 Mapping, per layer k (H = hidden_size):
 
@@ -22,14 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from stacklib._validate import (
-    as_float_array,
-    check_cell,
-    check_nonlinearity,
-    check_positive_int,
-    check_state,
-)
-from stacklib.params import param_shapes
+from stacklib._validate import as_array, check_state
+from stacklib.config import StackConfig, param_name
 
 
 def _keras() -> Any:
@@ -53,139 +47,94 @@ def _keras() -> Any:
     return keras
 
 
-def _check_config(cell: object, sizes: dict[str, object], nonlinearity: object) -> None:
-    for name, value in sizes.items():
-        check_positive_int(name, value)
-    check_nonlinearity(check_cell(cell), nonlinearity)
+def _source(source: object, config: StackConfig | None) -> tuple[dict, StackConfig]:
+    """The weights (torch.nn's flat names, as float64 arrays) and configuration to bridge."""
+    if isinstance(source, Mapping):
+        if not isinstance(config, StackConfig):
+            raise TypeError("config: a state dict needs its StackConfig, got "
+                            f"{type(config).__name__}")
+        state = source
+    else:
+        own = StackConfig.of(source, name="source")
+        if config is not None and config != own:
+            raise ValueError(f"config: the stack given has {own}, got {config}")
+        config, state = own, source.state_dict()
+    for name in ("residual", "layer_norm"):
+        if getattr(config, name):
+            raise ValueError(f"{name}: Keras' recurrent layers have no such option, got "
+                             f"{name}=True")
+    state = check_state("state_dict", state, config.param_shapes(), f"a stack of {config}",
+                        lambda key, value: as_array(key, value, np.float64, cast=True))
+    return state, config
 
 
-def _check_agrees(obj: object, given: dict[str, object]) -> None:
-    """A stack object passed as the weights must have the configuration it is bridged with."""
-    for name, value in given.items():
-        own = getattr(obj, name, None)
-        if own is not None and own != value:
-            raise ValueError(f"{name}: the stack given has {name}={own!r}, got {value!r}")
-
-
-def _as_numpy_state(flat_state_dict: object) -> dict[str, np.ndarray]:
-    """Accept a mapping of tensors/arrays, or a stack object (torch or numpy StackedRNN)."""
-    obj = flat_state_dict
-    if getattr(obj, "residual", False) or getattr(obj, "layer_norm", False):
-        raise ValueError(
-            "flat_state_dict: only stacks with residual=False and layer_norm=False can be "
-            f"bridged to Keras, got residual={obj.residual}, layer_norm={obj.layer_norm}"
-        )
-    if hasattr(obj, "flat_state_dict"):
-        obj = obj.flat_state_dict()
-    elif not isinstance(obj, Mapping) and hasattr(obj, "state_dict"):
-        obj = obj.state_dict()
-    if not isinstance(obj, Mapping):
-        raise ValueError(f"flat_state_dict: expected a mapping, got {type(obj).__name__}")
-    return {key: as_float_array(key, value, np.float64) for key, value in obj.items()}
-
-
-def _keras_weights(
-    state: dict[str, np.ndarray], cell: str, input_size: int, hidden_size: int, num_layers: int
-) -> tuple[list[list[np.ndarray]], bool]:
-    """Per layer, the Keras weight list [kernel, recurrent_kernel(, bias)]; and use_bias."""
-    H = hidden_size
-    if any(k.startswith("ln_") for k in state):
-        raise ValueError(
-            "flat_state_dict: has layer-norm parameters (ln_*); only layer_norm=False stacks "
-            "can be bridged to Keras"
-        )
-    use_bias = "bias_ih_l0" in state
-    expected = param_shapes(cell, input_size, H, num_layers, bias=use_bias)
-    check_state("flat_state_dict", state, expected, f"a {num_layers}-layer {cell!r} stack")
+def _keras_weights(state: dict[str, np.ndarray], config: StackConfig) -> list[list[np.ndarray]]:
+    """Per layer, the Keras weight list [kernel, recurrent_kernel(, bias)]."""
 
     def gru_order(a: np.ndarray) -> np.ndarray:  # blocks (r, z, n) -> (z, r, h) along axis 0
         r, z, n = np.split(a, 3, axis=0)
         return np.concatenate([z, r, n], axis=0)
 
     layers = []
-    for k in range(num_layers):
-        w_ih, w_hh = state[f"weight_ih_l{k}"], state[f"weight_hh_l{k}"]
-        b_ih = state.get(f"bias_ih_l{k}")
-        b_hh = state.get(f"bias_hh_l{k}")
-        if cell == "gru":
+    for k in range(config.num_layers):
+        w_ih, w_hh, b_ih, b_hh = (state.get(param_name(part, k)) for part in
+                                  ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+        if config.cell == "gru":
             w_ih, w_hh = gru_order(w_ih), gru_order(w_hh)
-            weights = [w_ih.T, w_hh.T]
-            if use_bias:
-                weights.append(np.stack([gru_order(b_ih), gru_order(b_hh)]))  # (2, 3H)
-        else:
-            weights = [w_ih.T, w_hh.T]
-            if use_bias:
-                weights.append(b_ih + b_hh)  # (G*H,)
+        weights = [w_ih.T, w_hh.T]
+        if config.bias and config.cell == "gru":
+            weights.append(np.stack([gru_order(b_ih), gru_order(b_hh)]))  # (2, 3H)
+        elif config.bias:
+            weights.append(b_ih + b_hh)  # (G*H,): Keras keeps one bias vector
         layers.append([np.ascontiguousarray(w, dtype=np.float32) for w in weights])
-    return layers, use_bias
+    return layers
 
 
-def _build(
-    cell: str,
-    input_size: int,
-    hidden_size: int,
-    num_layers: int,
-    nonlinearity: str,
-    use_bias: bool,
-    return_sequences_top: bool,
-) -> Any:
+def _build(config: StackConfig, return_sequences_top: bool) -> Any:
     keras = _keras()
-    inputs = keras.Input(shape=(None, input_size), name="x")
+    inputs = keras.Input(shape=(None, config.input_size), name="x")
     y = inputs
-    for k in range(num_layers):
-        seq = k < num_layers - 1 or return_sequences_top
-        common = dict(units=hidden_size, use_bias=use_bias, return_sequences=seq, name=f"l{k}")
-        if cell == "rnn":
-            layer = keras.layers.SimpleRNN(activation=nonlinearity, **common)
-        elif cell == "gru":
+    for k in range(config.num_layers):
+        seq = k < config.num_layers - 1 or return_sequences_top
+        common = dict(units=config.hidden_size, use_bias=config.bias, return_sequences=seq,
+                      name=f"l{k}")
+        if config.cell == "rnn":
+            layer = keras.layers.SimpleRNN(activation=config.nonlinearity, **common)
+        elif config.cell == "gru":
             layer = keras.layers.GRU(reset_after=True, **common)
         else:
             layer = keras.layers.LSTM(**common)
         y = layer(y)
-    return keras.Model(inputs, y, name=f"stacked_{cell}_{num_layers}")
+    return keras.Model(inputs, y, name=f"stacked_{config.cell}_{config.num_layers}")
 
 
-def build_keras_stack(
-    flat_state_dict: Mapping[str, Any] | Any,
-    cell: str,
-    input_size: int,
-    hidden_size: int,
-    num_layers: int,
-    *,
-    nonlinearity: str | None = None,
-    return_sequences_top: bool = False,
-) -> Any:
-    """A Keras model of ``num_layers`` SimpleRNN / GRU / LSTM layers with the given weights.
+def to_keras(source: Any, config: StackConfig | None = None, *,
+             return_sequences_top: bool = False) -> Any:
+    """A Keras model of stacked SimpleRNN / GRU / LSTM layers carrying the same weights.
 
-    ``flat_state_dict`` uses torch's flat names (weight_ih_l0, ...; tensors or arrays), e.g.
-    ``stacklib.torch.StackedRNN.flat_state_dict()`` or ``torch.nn.LSTM.state_dict()``; a
-    stack object with ``flat_state_dict()`` / ``state_dict()`` is accepted too. Input shape is
-    (batch, time, input_size) (Keras is batch-first). All layers but the top return sequences;
-    ``return_sequences_top=True`` makes the top return every step as well: (B, T, H).
-    ``nonlinearity`` (RNN only) defaults to the stack object's, else "tanh"; a stack object's
-    cell, sizes and nonlinearity must agree with the arguments.
+    Args:
+        source: a ``torch.nn.RNN/GRU/LSTM``, a stacklib ``StackedRNN`` (NumPy or torch), or a
+            state dict in torch.nn's flat names (tensors or arrays).
+        config: the ``StackConfig`` of a state dict; for a module, its own (if given, it must
+            be equal). Plain stacks only: Keras has no residual or layer-norm option.
+        return_sequences_top: whether the top layer returns every step, (B, T, H), instead of
+            the last, (B, H). The layers below always return their sequence.
+
+    Inputs of the model: x (B, T, input_size): Keras is batch-first, whatever
+    ``config.batch_first`` says. Run it with ``run_keras_stack``.
     """
-    sizes = dict(input_size=input_size, hidden_size=hidden_size, num_layers=num_layers)
-    if nonlinearity is None:
-        nonlinearity = getattr(flat_state_dict, "nonlinearity", None) or "tanh"
-    _check_config(cell, sizes, nonlinearity)
-    _check_agrees(flat_state_dict, dict(cell=cell, nonlinearity=nonlinearity, **sizes))
-    state = _as_numpy_state(flat_state_dict)
-    weights, use_bias = _keras_weights(state, cell, input_size, hidden_size, num_layers)
-    model = _build(
-        cell, input_size, hidden_size, num_layers, nonlinearity, use_bias, return_sequences_top
-    )
-    for k, w in enumerate(weights):
-        model.get_layer(f"l{k}").set_weights(w)
+    state, config = _source(source, config)
+    model = _build(config, return_sequences_top)
+    for k, weights in enumerate(_keras_weights(state, config)):
+        model.get_layer(f"l{k}").set_weights(weights)
     return model
 
 
-def keras_count_params(cell: str, input_size: int, hidden_size: int, num_layers: int) -> int:
-    """``model.count_params()`` of the Keras stack (default biases, GRU reset_after=True)."""
-    sizes = dict(input_size=input_size, hidden_size=hidden_size, num_layers=num_layers)
-    _check_config(cell, sizes, "tanh")
-    model = _build(cell, input_size, hidden_size, num_layers, "tanh", True, False)
-    return int(model.count_params())
+def keras_count_params(config: StackConfig) -> int:
+    """``model.count_params()`` of the Keras stack of ``config`` (GRU with reset_after=True)."""
+    if not isinstance(config, StackConfig):
+        raise TypeError(f"config: expected a StackConfig, got {type(config).__name__}")
+    return int(_build(config, False).count_params())
 
 
 def run_keras_stack(model: Any, x: np.ndarray) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Parameter pricing of a stacked RNN / GRU / LSTM, in PyTorch's and Keras' conventions.
 
-Each layer k holds G gate blocks (RNN 1, GRU 3, LSTM 4) of three parts::
+Each layer holds G gate blocks (RNN 1, GRU 3, LSTM 4) of three parts::
 
     input weights      G*H x fan_in      fan_in = input_size for layer 1, hidden_size above it
     recurrent weights  G*H x H
@@ -16,12 +16,15 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from stacklib._validate import FRAMEWORKS, GATES, check_cell, check_choice, check_positive_int
+from stacklib._validate import check_choice
+from stacklib.config import CELLS, StackConfig
+
+FRAMEWORKS: tuple[str, ...] = ("torch", "keras")
 
 
 @dataclass(frozen=True)
 class LayerParams:
-    layer: int  # 1-based
+    layer: int  # the lecture's layer number l of h^[l]: 1 for the bottom layer (a label)
     fan_in: int  # input_size for layer 1, hidden_size above
     input_weights: int
     recurrent_weights: int
@@ -32,31 +35,13 @@ class LayerParams:
         return asdict(self)
 
 
-def param_shapes(cell: str, input_size: int, hidden_size: int, num_layers: int, *,
-                 bias: bool = True, layer_norm: bool = False) -> dict[str, tuple[int, ...]]:
-    """Parameter names and shapes in torch.nn's flat convention, layer by layer (k = 0..L-1):
-    ``weight_ih_l{k}`` (G*H, fan_in), ``weight_hh_l{k}`` (G*H, H), ``bias_ih_l{k}`` and
-    ``bias_hh_l{k}`` (G*H,), plus ``ln_weight_l{k}`` and ``ln_bias_l{k}`` (H,) with layer_norm."""
-    cell = check_cell(cell)
-    x = check_positive_int("input_size", input_size)
-    h = check_positive_int("hidden_size", hidden_size)
-    gh = GATES[cell] * h
-    shapes: dict[str, tuple[int, ...]] = {}
-    for k in range(check_positive_int("num_layers", num_layers)):
-        shapes[f"weight_ih_l{k}"] = (gh, x if k == 0 else h)
-        shapes[f"weight_hh_l{k}"] = (gh, h)
-        if bias:
-            shapes[f"bias_ih_l{k}"] = (gh,)
-            shapes[f"bias_hh_l{k}"] = (gh,)
-        if layer_norm:
-            shapes[f"ln_weight_l{k}"] = (h,)
-            shapes[f"ln_bias_l{k}"] = (h,)
-    return shapes
-
-
 def bias_vectors(cell: str, framework: str = "torch") -> int:
-    """How many bias vectors of length G*H a layer carries in ``framework``."""
-    cell = check_cell(cell)
+    """How many bias vectors of length G*H a layer carries in ``framework``.
+
+    >>> bias_vectors("lstm", "keras"), bias_vectors("gru", "keras")
+    (1, 2)
+    """
+    cell = check_choice("cell", cell, CELLS)
     check_choice("framework", framework, FRAMEWORKS)
     if framework == "torch":
         return 2
@@ -66,18 +51,19 @@ def bias_vectors(cell: str, framework: str = "torch") -> int:
 def param_breakdown(
     cell: str, input_size: int, hidden_size: int, num_layers: int, framework: str = "torch"
 ) -> list[LayerParams]:
-    """Per-layer parameter counts, layer 1 first."""
-    cell = check_cell(cell)
-    x = check_positive_int("input_size", input_size)
-    h = check_positive_int("hidden_size", hidden_size)
-    n = check_positive_int("num_layers", num_layers)
-    gh = GATES[cell] * h
-    nb = bias_vectors(cell, framework)
+    """Per-layer parameter counts, bottom layer first.
+
+    >>> [row.total for row in param_breakdown("lstm", 100, 128, 3)]
+    [117760, 132096, 132096]
+    """
+    cfg = StackConfig(input_size, hidden_size, num_layers, cell=cell)
+    gh, h = cfg.gates * cfg.hidden_size, cfg.hidden_size
+    nb = bias_vectors(cfg.cell, framework)
     rows = []
-    for layer in range(1, n + 1):
-        fan_in = x if layer == 1 else h
+    for k in range(cfg.num_layers):
+        fan_in = cfg.layer_input_size(k)
         w_in, w_rec, b = gh * fan_in, gh * h, nb * gh
-        rows.append(LayerParams(layer, fan_in, w_in, w_rec, b, w_in + w_rec + b))
+        rows.append(LayerParams(k + 1, fan_in, w_in, w_rec, b, w_in + w_rec + b))
     return rows
 
 

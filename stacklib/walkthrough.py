@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from stacklib.config import GATE_NAMES, param_name
 from stacklib.numpy import StackedRNN
 
 X_T = 1.0
@@ -47,7 +48,7 @@ GATE_TEXT = {
 
 @dataclass(frozen=True)
 class Step:
-    layer: int  # 1, 2, or 0 for the output read-off
+    layer: int  # the lecture's layer number, 1 or 2 as in h^[1] (a label), 0 for the output
     key: str  # machine name, e.g. "a_i", "i", "c", "h", "y"
     label: str  # words for a table row
     symbol: str  # LaTeX
@@ -72,7 +73,8 @@ class Walkthrough:
         return asdict(self)
 
     def layer_steps(self, layer: int) -> list[Step]:
-        return [s for s in self.steps if s.layer == layer]
+        """The steps of ``layer`` (0-based: 0 is the lecture's layer 1), in climb order."""
+        return [s for s in self.steps if s.layer == layer + 1]
 
 
 def build_stack(dtype=np.float64) -> StackedRNN:
@@ -80,7 +82,7 @@ def build_stack(dtype=np.float64) -> StackedRNN:
     stack = StackedRNN(1, 2, 2, cell="lstm", dtype=dtype)
     state = {k: np.asarray(v, dtype) for k, v in WEIGHTS.items()}
     for k in range(2):
-        state[f"bias_hh_l{k}"] = np.zeros(8, dtype)
+        state[param_name("bias_hh", k)] = np.zeros(8, dtype)
     stack.load_state_dict(state)
     return stack
 
@@ -92,24 +94,24 @@ def _t(v) -> tuple[float, ...]:
 def walkthrough() -> Walkthrough:
     stack = build_stack()
     h_prev, c_prev = np.asarray(H_PREV), np.asarray(C_PREV)
-    out = stack.forward(np.array([[X_T]]), (h_prev, c_prev))  # unbatched, T = 1
+    out = stack(np.array([[X_T]]), (h_prev, c_prev))  # unbatched, T = 1
     params = stack.state_dict()
     steps, below = [], np.array([X_T])
-    for layer in (1, 2):
-        k = layer - 1
+    for k in range(2):
+        layer = k + 1  # the lecture's name for layer k
         sup = f"^{{[{layer}]}}"
         inp = "x_t" if layer == 1 else r"h_t^{[1]}"
-        w_ih, w_hh = params[f"weight_ih_l{k}"], params[f"weight_hh_l{k}"]
-        b = params[f"bias_ih_l{k}"] + params[f"bias_hh_l{k}"]
-        pre = w_ih @ below + w_hh @ h_prev[k] + b  # the reader's first hand step
-        gates = {name: v[0] for name, v in out.gates(layer).items()}
-        for j, name in enumerate("ifgo"):
+        w_ih, w_hh, b_ih, b_hh = (params[param_name(part, k)] for part in
+                                  ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+        pre = w_ih @ below + w_hh @ h_prev[k] + b_ih + b_hh  # the reader's first hand step
+        gates = {name: v[0] for name, v in out.gates(k).items()}
+        for j, name in enumerate(GATE_NAMES["lstm"]):
             word, act = GATE_TEXT[name]
             steps.append(Step(layer, f"a_{name}", f"{word} pre-activation", f"a_{{{name}}}{sup}",
                               rf"W_{{i{name}}}{sup} {inp} + W_{{h{name}}}{sup} h_{{t-1}}{sup} "
                               rf"+ b_{{i{name}}}{sup} + b_{{h{name}}}{sup}",
                               _t(pre[2 * j : 2 * j + 2])))
-        for name in "ifgo":
+        for name in GATE_NAMES["lstm"]:
             word, act = GATE_TEXT[name]
             steps.append(Step(layer, name, word, f"{name}_t{sup}", rf"{act}(a_{{{name}}}{sup})",
                               _t(gates[name])))

@@ -14,56 +14,61 @@ CTOR = dict(input_size=3, hidden_size=4, num_layers=2)
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "match"),
+    ("kwargs", "error", "match"),
     [
-        (dict(num_layers=0), "num_layers"),
-        (dict(hidden_size=0), "hidden_size"),
-        (dict(input_size=0), "input_size"),
-        (dict(hidden_size=2.0), "hidden_size"),
-        (dict(num_layers=True), "num_layers"),
-        (dict(cell="transformer"), "cell"),
-        (dict(cell="lstm", nonlinearity="relu"), "nonlinearity"),
-        (dict(cell="rnn", nonlinearity="sigmoid"), "nonlinearity"),
-        (dict(dropout=1.0), "dropout"),
-        (dict(dropout=-0.1), "dropout"),
-        (dict(dtype=np.int32), "dtype"),
+        (dict(num_layers=0), ValueError, "num_layers: expected an integer >= 1, got 0"),
+        (dict(hidden_size=0), ValueError, "hidden_size"),
+        (dict(input_size=0), ValueError, "input_size"),
+        (dict(hidden_size=2.0), TypeError, "hidden_size: expected an int, got float"),
+        (dict(num_layers=True), TypeError, "num_layers: expected an int, got bool"),
+        (dict(cell="transformer"), ValueError, "cell: expected one of"),
+        (dict(cell=None), TypeError, "cell: expected a str"),
+        (dict(cell="lstm", nonlinearity="relu"), ValueError, "nonlinearity"),
+        (dict(cell="rnn", nonlinearity="sigmoid"), ValueError, "nonlinearity"),
+        (dict(dropout=1.0), ValueError, "dropout"),
+        (dict(dropout=-0.1), ValueError, "dropout"),
+        (dict(dropout="0.1"), TypeError, "dropout: expected a number"),
+        (dict(dtype=np.int32), TypeError, "dtype: expected a floating-point dtype"),
+        (dict(seed=-1), ValueError, "seed: expected an integer >= 0"),
     ],
 )
-def test_constructor_rejects(kwargs, match):
-    with pytest.raises(ValueError, match=match):
+def test_constructor_rejects(kwargs, error, match):
+    with pytest.raises(error, match=match):
         StackedRNN(**(CTOR | kwargs))
 
 
 @pytest.mark.parametrize(
-    ("x", "match"),
+    ("x", "error", "match"),
     [
-        (np.zeros((5, 2, 4)), r"x: expected last dimension input_size=3"),
-        (np.zeros((5,)), r"x: expected a 2-D"),
-        (np.zeros((1, 5, 2, 3)), r"x: expected a 2-D"),
-        (np.zeros((0, 2, 3)), r"x: expected at least one timestep"),
-        (np.array([[[np.nan, 0, 0]]]), r"x: expected finite values"),
-        (np.array([[[np.inf, 0, 0]]]), r"x: expected finite values"),
-        (np.array([["a", "b", "c"]]), r"x: expected a real numeric array"),
-        (np.zeros((2, 1, 3), dtype=complex), r"x: expected a real numeric array"),
+        (np.zeros((5, 2, 4)), ValueError, r"x: expected last dimension input_size=3"),
+        (np.zeros((5,)), ValueError, r"x: expected a 3-D"),
+        (np.zeros((1, 5, 2, 3)), ValueError, r"x: expected a 3-D"),
+        (np.zeros((0, 2, 3)), ValueError, r"x: expected at least one timestep"),
+        (np.array([[[np.nan, 0, 0]]]), ValueError, r"x: expected finite values"),
+        (np.array([[[np.inf, 0, 0]]]), ValueError, r"x: expected finite values"),
+        (np.array([["a", "b", "c"]]), TypeError, r"x: expected floating-point numbers"),
+        (np.zeros((2, 1, 3), dtype=complex), TypeError, r"x: expected floating-point numbers"),
     ],
 )
-def test_forward_rejects_bad_x(x, match):
-    with pytest.raises(ValueError, match=match):
-        StackedRNN(**CTOR).forward(x)
+def test_forward_rejects_bad_x(x, error, match):
+    with pytest.raises(error, match=match):
+        StackedRNN(**CTOR, dtype=np.float64)(x)
 
 
 def test_forward_rejects_bad_states():
-    lstm = StackedRNN(**CTOR)
+    lstm = StackedRNN(**CTOR, dtype=np.float64)
     x = np.zeros((5, 2, 3))
     with pytest.raises(ValueError, match=r"h0: expected shape \(2, 2, 4\)"):
-        lstm.forward(x, (np.zeros((2, 3, 4)), np.zeros((2, 2, 4))))
+        lstm(x, (np.zeros((2, 3, 4)), np.zeros((2, 2, 4))))
     with pytest.raises(ValueError, match="c0: expected finite"):
-        lstm.forward(x, (np.zeros((2, 2, 4)), np.full((2, 2, 4), np.nan)))
-    with pytest.raises(ValueError, match=r"hx: expected a tuple \(h0, c0\)"):
-        lstm.forward(x, np.zeros((2, 2, 4)))
-    gru = StackedRNN(**CTOR, cell="gru")
+        lstm(x, (np.zeros((2, 2, 4)), np.full((2, 2, 4), np.nan)))
+    with pytest.raises(TypeError, match=r"hx: expected a tuple \(h0, c0\)"):
+        lstm(x, np.zeros((2, 2, 4)))
+    gru = StackedRNN(**CTOR, cell="gru", dtype=np.float64)
     with pytest.raises(ValueError, match=r"h0: expected shape \(2, 4\)"):
-        gru.forward(np.zeros((5, 3)), np.zeros((2, 2, 4)))
+        gru(np.zeros((5, 3)), np.zeros((2, 2, 4)))
+    with pytest.raises(TypeError, match=r"hx: expected one array h0 for cell='gru'"):
+        gru(x, (np.zeros((2, 2, 4)),) * 2)
 
 
 def test_load_state_dict_rejects_wrong_weights():
@@ -78,20 +83,22 @@ def test_load_state_dict_rejects_wrong_weights():
         stack.load_state_dict(dict(good, weight_ih_l2=np.zeros((16, 4))))
     with pytest.raises(ValueError, match=r"bias_hh_l0.*finite"):
         stack.load_state_dict(dict(good, bias_hh_l0=np.full(16, np.inf)))
-    with pytest.raises(ValueError, match=r"state_dict: expected a mapping name -> array, got list"):
+    with pytest.raises(TypeError, match=r"state_dict: expected a mapping name -> array, got list"):
         stack.load_state_dict(list(good.values()))
     np.testing.assert_array_equal(stack.state_dict()["weight_hh_l1"], good["weight_hh_l1"])
 
 
 def test_backward_rejects_bad_gradients():
-    stack = StackedRNN(**CTOR)
-    out = stack.forward(np.zeros((5, 2, 3)))
+    stack = StackedRNN(**CTOR, dtype=np.float64)
+    out = stack(np.zeros((5, 2, 3)))
     with pytest.raises(ValueError, match=r"grad_output: expected shape \(5, 2, 4\)"):
         stack.backward(out, np.zeros((5, 4)))
     with pytest.raises(ValueError, match=r"grad_h_n: expected shape"):
         stack.backward(out, np.zeros((5, 2, 4)), grad_h_n=np.zeros((1, 2, 4)))
-    gru = StackedRNN(**CTOR, cell="gru")
-    gout = gru.forward(np.zeros((5, 2, 3)))
+    with pytest.raises(TypeError, match=r"grad_output: expected dtype float64"):
+        stack.backward(out, np.zeros((5, 2, 4), np.float32))
+    gru = StackedRNN(**CTOR, cell="gru", dtype=np.float64)
+    gout = gru(np.zeros((5, 2, 3)))
     with pytest.raises(ValueError, match="grad_c_n: only defined"):
         gru.backward(gout, np.zeros((5, 2, 4)), grad_c_n=np.zeros((2, 2, 4)))
 
@@ -104,10 +111,10 @@ dims = st.integers(min_value=0, max_value=5)
        batch_first=st.booleans())
 def test_fuzz_shapes_either_work_or_raise_valueerror(shape, cell, batch_first):
     """Any array shape: a correct result shape, or a ValueError naming x — nothing else."""
-    stack = StackedRNN(3, 2, 2, cell=cell, batch_first=batch_first)
+    stack = StackedRNN(3, 2, 2, cell=cell, batch_first=batch_first, dtype=np.float64)
     x = np.ones(shape)
     try:
-        out = stack.forward(x)
+        out = stack(x)
     except ValueError as err:
         assert str(err).startswith("x:")
         return
@@ -123,7 +130,7 @@ def test_fuzz_shapes_either_work_or_raise_valueerror(shape, cell, batch_first):
 def test_fuzz_constructor_arguments(value, field):
     try:
         stack = StackedRNN(**(CTOR | {field: value}))
-    except ValueError as err:
+    except (TypeError, ValueError) as err:
         assert str(err).startswith(f"{field}:")
         return
     got = getattr(stack, field)
@@ -135,25 +142,25 @@ def test_fuzz_constructor_arguments(value, field):
 
 # ------------------------------------------------------------ stacklib.torch.StackedRNN
 @pytest.mark.parametrize(
-    "kwargs,match",
+    "kwargs,error,match",
     [
-        ({"num_layers": 0}, "num_layers"),
-        ({"hidden_size": 0}, "hidden_size"),
-        ({"input_size": -1}, "input_size"),
-        ({"input_size": 2.5}, "input_size"),
-        ({"cell": "transformer"}, "cell"),
-        ({"cell": "gru", "nonlinearity": "relu"}, "nonlinearity"),
-        ({"cell": "lstm", "nonlinearity": "linear"}, "nonlinearity"),
-        ({"cell": "rnn", "nonlinearity": "sigmoid"}, "nonlinearity"),
-        ({"dropout": 1.0}, "dropout"),
-        ({"dropout": -0.1}, "dropout"),
-        ({"dropout": float("nan")}, "dropout"),
-        ({"residual": "yes"}, "residual"),
+        ({"num_layers": 0}, ValueError, "num_layers"),
+        ({"hidden_size": 0}, ValueError, "hidden_size"),
+        ({"input_size": -1}, ValueError, "input_size"),
+        ({"input_size": 2.5}, TypeError, "input_size"),
+        ({"cell": "transformer"}, ValueError, "cell"),
+        ({"cell": "gru", "nonlinearity": "relu"}, ValueError, "nonlinearity"),
+        ({"cell": "lstm", "nonlinearity": "linear"}, ValueError, "nonlinearity"),
+        ({"cell": "rnn", "nonlinearity": "sigmoid"}, ValueError, "nonlinearity"),
+        ({"dropout": 1.0}, ValueError, "dropout"),
+        ({"dropout": -0.1}, ValueError, "dropout"),
+        ({"dropout": float("nan")}, ValueError, "dropout"),
+        ({"residual": "yes"}, TypeError, "residual"),
     ],
 )
-def test_torch_stack_bad_constructor_arguments_raise(kwargs, match):
+def test_torch_stack_bad_constructor_arguments_raise(kwargs, error, match):
     args = {"input_size": 3, "hidden_size": 4, "num_layers": 2} | kwargs
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(error, match=match):
         TorchStack(args.pop("input_size"), args.pop("hidden_size"), args.pop("num_layers"), **args)
 
 
@@ -162,72 +169,79 @@ def test_torch_stack_bad_inputs_raise():
     gru = TorchStack(3, 4, 2, cell="gru", batch_first=True)
     x = torch.randn(5, 2, 3)
     h = torch.zeros(2, 2, 4)
-    with pytest.raises(ValueError, match=r"x: expected shape \(T, B, 3\) .*got \(5, 2, 4\)"):
+    with pytest.raises(ValueError, match=r"x: expected last dimension input_size=3 in layout "
+                                         r"\(T, B, input_size\), got shape \(5, 2, 4\)"):
         lstm(torch.randn(5, 2, 4))
-    with pytest.raises(ValueError, match=r"x: expected shape \(B, T, 3\)"):
+    with pytest.raises(ValueError, match=r"x: .*\(B, T, input_size\)"):
         gru(torch.randn(5, 2, 4))
-    with pytest.raises(ValueError, match=r"x: expected a 3-D .* got 4-D"):
+    with pytest.raises(ValueError, match=r"x: expected a 3-D .* got shape \(1, 5, 2, 3\)"):
         lstm(torch.randn(1, 5, 2, 3))
-    with pytest.raises(ValueError, match=r"x: expected a 3-D .* got 1-D"):
+    with pytest.raises(ValueError, match=r"x: expected a 3-D .* got shape \(3,\)"):
         lstm(torch.randn(3))
-    with pytest.raises(ValueError, match=r"x: expected dtype torch\.float32"):
+    with pytest.raises(TypeError, match=r"x: expected dtype torch\.float32"):
         lstm(x.double())
-    with pytest.raises(ValueError, match=r"x: expected a torch\.Tensor"):
+    with pytest.raises(TypeError, match=r"x: expected a torch\.Tensor"):
         lstm(x.numpy())
-    with pytest.raises(ValueError, match="x: expected at least one time step"):
+    with pytest.raises(ValueError, match="x: expected at least one timestep"):
         lstm(torch.randn(0, 2, 3))
     for bad in (float("nan"), float("inf")):
         x_bad = x.clone()
         x_bad[2, 1, 0] = bad
-        with pytest.raises(ValueError, match="x: contains NaN or inf"):
+        with pytest.raises(ValueError, match="x: expected finite values"):
             lstm(x_bad)
-    with pytest.raises(ValueError, match=r"hx: expected a tuple \(h0, c0\)"):
+    with pytest.raises(TypeError, match=r"hx: expected a tuple \(h0, c0\)"):
         lstm(x, h)
-    with pytest.raises(ValueError, match=r"hx: c0 expected shape .* \(2, 2, 4\), got \(2, 3, 4\)"):
+    with pytest.raises(ValueError, match=r"c0: expected shape \(2, 2, 4\) .*got \(2, 3, 4\)"):
         lstm(x, (h, torch.zeros(2, 3, 4)))
-    with pytest.raises(ValueError, match=r"hx: h0 expected shape .* \(2, 2, 4\), got \(1, 2, 4\)"):
+    with pytest.raises(ValueError, match=r"h0: expected shape \(2, 2, 4\) .*got \(1, 2, 4\)"):
         gru(x.transpose(0, 1), h[:1])
-    with pytest.raises(ValueError, match="hx: expected a tensor h0"):
+    with pytest.raises(TypeError, match="hx: expected one array h0"):
         gru(x.transpose(0, 1), (h, h))
-    with pytest.raises(ValueError, match=r"hx: h0 expected shape .* = \(2, 4\)"):
+    with pytest.raises(ValueError, match=r"h0: expected shape \(2, 4\)"):
         lstm(x[:, 0], (h, h))  # unbatched input needs unbatched hx
-    with pytest.raises(ValueError, match="hx: h0 contains NaN"):
+    with pytest.raises(ValueError, match="h0: expected finite values"):
         gru(x.transpose(0, 1), torch.full((2, 2, 4), float("nan")))
 
 
 # ------------------------------------------------------------ conversions, gates, data
 def test_inputs_that_numpy_would_mangle_are_named():
     stack = StackedRNN(**CTOR)
-    with pytest.raises(ValueError, match="x: expected a rectangular numeric array"):
-        stack.forward([[0.0, 1.0, 2.0], [1.0]])  # ragged
-    with pytest.raises(ValueError, match="x: expected a real numeric array, got dtype bool"):
-        stack.forward(np.ones((4, 2, 3), bool))
-    small = StackedRNN(**CTOR, dtype=np.float32)
+    with pytest.raises(ValueError, match="x: expected a rectangular array of numbers"):
+        stack([[0.0, 1.0, 2.0], [1.0]])  # ragged
+    with pytest.raises(TypeError, match="x: expected floating-point numbers, got dtype bool"):
+        stack(np.ones((4, 2, 3), bool))
     with pytest.raises(ValueError, match=r"x: values too large for float32, largest .*1e\+300"):
-        small.forward(np.full((4, 2, 3), 1e300))  # finite in float64, inf in float32
+        stack([[[1e300, 0.0, 0.0]]])  # finite as a Python float, inf in float32
     grads_wanted = torch.ones(4, 2, 3, requires_grad=True)  # a tensor in a torch graph is fine
-    assert stack.forward(grads_wanted).output.shape == (4, 2, 4)
+    assert stack(grads_wanted).output.shape == (4, 2, 4)
+    with pytest.raises(TypeError, match=r"x: expected dtype float32 .*got bfloat16"):
+        stack(torch.ones(4, 2, 3, dtype=torch.bfloat16))
 
 
-@pytest.mark.parametrize("layer", ["1", 1.5, True, 0, 3])
-def test_gates_layer_must_be_an_index(layer):
-    out = StackedRNN(**CTOR).forward(np.ones((4, 2, 3)))
-    with pytest.raises(ValueError, match=r"layer: expected an integer in 1\.\.2"):
+@pytest.mark.parametrize(("layer", "error"), [("1", TypeError), (1.5, TypeError),
+                                              (True, TypeError), (-1, ValueError),
+                                              (2, ValueError)])
+def test_gates_layer_must_be_an_index(layer, error):
+    out = StackedRNN(**CTOR)(np.ones((4, 2, 3), np.float32))
+    with pytest.raises(error, match="layer: expected an"):
         out.gates(layer)
 
 
-@pytest.mark.parametrize(("value", "match"), [
-    (np.full((16, 3), np.nan), "weight_ih_l0: expected finite values"),
-    (np.ones((16, 3), complex), "weight_ih_l0: expected a real numeric array, got dtype complex"),
-    (np.full((16, 3), "a"), "weight_ih_l0: expected a real numeric array"),
+@pytest.mark.parametrize(("value", "error", "match"), [
+    (np.full((16, 3), np.nan), ValueError, "weight_ih_l0: expected finite values"),
+    (np.ones((16, 3), complex), TypeError,
+     "weight_ih_l0: expected real numbers, got dtype complex"),
+    (np.full((16, 3), "a"), TypeError, "weight_ih_l0: expected real numbers"),
 ])
-def test_torch_stack_refuses_weights_the_numpy_stack_refuses(value, match):
+def test_torch_stack_refuses_weights_the_numpy_stack_refuses(value, error, match):
     stack = TorchStack(3, 4, 2)
-    state = {k: v.clone() for k, v in stack.flat_state_dict().items()}
-    before = stack.flat_state_dict()
-    with pytest.raises(ValueError, match=match):
-        stack.load_flat_state_dict(dict(state, weight_ih_l0=value))
-    assert all(torch.equal(before[k], v) for k, v in stack.flat_state_dict().items())
+    state = {k: v.clone() for k, v in stack.state_dict().items()}
+    before = {k: v.clone() for k, v in stack.state_dict().items()}
+    with pytest.raises(error, match=match):
+        stack.load_state_dict(dict(state, weight_ih_l0=value))
+    assert all(torch.equal(before[k], v) for k, v in stack.state_dict().items())
+    with pytest.raises(error, match=match):
+        StackedRNN(**CTOR).load_state_dict(dict(state, weight_ih_l0=value))
 
 
 @pytest.mark.parametrize("text", ["The keys that .", "The keys to the .",

@@ -13,6 +13,7 @@ import pytest
 import torch
 
 from stacklib import data
+from stacklib.config import param_name
 from stacklib.experiments import REGISTRY, lm
 from stacklib.experiments.depth_data import DepthDataConfig, depth_data
 from stacklib.experiments.depth_width import DepthWidthConfig, depth_vs_width, lstm_params
@@ -87,7 +88,7 @@ def test_gradient_norms_match_torch_autograd():
     cells = []
     for k in range(3):  # one torch.nn.LSTMCell per layer, same weights: an independent oracle
         cell = torch.nn.LSTMCell(4, 4).double()
-        cell.load_state_dict({p: state[f"{p}_l{k}"] for p in
+        cell.load_state_dict({p: state[param_name(p, k)] for p in
                               ("weight_ih", "weight_hh", "bias_ih", "bias_hh")})
         cells.append(cell)
     gen = torch.Generator().manual_seed(1)

@@ -15,13 +15,14 @@ import pytest
 import torch
 from torch import nn
 
-from stacklib.keras_bridge import build_keras_stack, keras_count_params, run_keras_stack
+from stacklib import GATES, StackConfig
+from stacklib.config import torch_nn_class
+from stacklib.keras_bridge import keras_count_params, run_keras_stack, to_keras
+from stacklib.numpy import StackedRNN as NumpyStack
 from stacklib.torch import StackedRNN
 
 ROOT = Path(__file__).resolve().parents[1]
 
-TORCH_NN = {"rnn": nn.RNN, "gru": nn.GRU, "lstm": nn.LSTM}
-GATES = {"rnn": 1, "gru": 3, "lstm": 4}
 CASES = [(cell, L) for cell in ("rnn", "gru", "lstm") for L in (1, 2, 3)]
 N_IN, H = 5, 6
 
@@ -41,8 +42,8 @@ def stacks(keras):
     out = {}
     for i, (cell, L) in enumerate(CASES):
         torch.manual_seed(i)
-        ref = TORCH_NN[cell](N_IN, H, L, batch_first=True)
-        model = build_keras_stack(ref.state_dict(), cell, N_IN, H, L, return_sequences_top=True)
+        ref = torch_nn_class(cell)(N_IN, H, L, batch_first=True)
+        model = to_keras(ref, return_sequences_top=True)
         out[cell, L] = ref, model
     return out
 
@@ -75,7 +76,7 @@ def test_layer_types_and_sequences(stacks, keras, cell, L):
 def test_top_layer_returns_last_step_by_default(keras):
     torch.manual_seed(0)
     ref = nn.GRU(N_IN, H, 3, batch_first=True)
-    model = build_keras_stack(ref.state_dict(), "gru", N_IN, H, 3)
+    model = to_keras(ref.state_dict(), StackConfig(N_IN, H, 3, cell="gru"))  # a state dict
     seqs = [layer.return_sequences for layer in model.layers if isinstance(layer, keras.layers.GRU)]
     assert seqs == [True, True, False]
     x = torch.randn(2, 4, N_IN)
@@ -93,51 +94,50 @@ def _closed_form_keras(cell, n_in, h, L):
 def test_keras_count_params(keras, cell, n_in, h, L):
     from stacklib.params import count_params
 
-    n = keras_count_params(cell, n_in, h, L)
+    n = keras_count_params(StackConfig(n_in, h, L, cell=cell))
     assert n == _closed_form_keras(cell, n_in, h, L)
     assert n == count_params(cell, n_in, h, L, framework="keras")
-    torch_n = sum(p.numel() for p in TORCH_NN[cell](n_in, h, L).parameters())
+    torch_n = sum(p.numel() for p in torch_nn_class(cell)(n_in, h, L).parameters())
     assert n == torch_n - (0 if cell == "gru" else GATES[cell] * h * L)  # one bias fewer
 
 
 def test_relu_no_bias_and_stack_objects(keras):
     torch.manual_seed(3)
     stack = StackedRNN(N_IN, H, 2, cell="rnn", nonlinearity="relu", bias=False).double()
-    model = build_keras_stack(stack, "rnn", N_IN, H, 2, nonlinearity="relu",
-                              return_sequences_top=True)
+    model = to_keras(stack, return_sequences_top=True)
     assert model.count_params() == H * (N_IN + H) + H * (H + H)
     x = torch.randn(2, 5, N_IN, dtype=torch.float64)
     got = run_keras_stack(model, x.numpy())
     want = stack(x.transpose(0, 1))[0].transpose(0, 1).detach().numpy()
     assert np.abs(got - want).max() <= 1e-5
-    linear = StackedRNN(N_IN, H, 1, cell="rnn", nonlinearity="linear")
-    model = build_keras_stack(linear.flat_state_dict(), "rnn", N_IN, H, 1,
-                              nonlinearity="linear", return_sequences_top=True)
-    x = torch.randn(2, 5, N_IN)
-    want = linear(x.transpose(0, 1))[0].transpose(0, 1).detach().numpy()
-    assert np.abs(run_keras_stack(model, x.numpy()) - want).max() <= 1e-5
+    linear = NumpyStack(N_IN, H, 1, cell="rnn", nonlinearity="linear", seed=0)  # NumPy's too
+    model = to_keras(linear, return_sequences_top=True)
+    x = np.random.default_rng(0).normal(size=(5, 2, N_IN)).astype(np.float32)
+    want = linear(x).output.transpose(1, 0, 2)
+    assert np.abs(run_keras_stack(model, x.transpose(1, 0, 2)) - want).max() <= 1e-5
 
 
 def test_bad_arguments_raise(keras):
     sd = nn.LSTM(N_IN, H, 2).state_dict()
+    lstm2 = StackConfig(N_IN, H, 2)
     with pytest.raises(ValueError, match="residual"):
-        build_keras_stack(StackedRNN(N_IN, H, 2, residual=True), "lstm", N_IN, H, 2)
+        to_keras(StackedRNN(N_IN, H, 2, residual=True))
     with pytest.raises(ValueError, match="layer_norm"):
-        ln = StackedRNN(N_IN, H, 2, layer_norm=True).flat_state_dict()
-        build_keras_stack(ln, "lstm", N_IN, H, 2)
+        ln = StackedRNN(N_IN, H, 2, layer_norm=True)
+        to_keras(ln.state_dict(), ln.config)
     with pytest.raises(ValueError, match=r"weight_hh_l1: expected shape \(24, 6\), got \(24, 5\)"):
-        build_keras_stack(dict(sd, weight_hh_l1=np.zeros((24, 5))), "lstm", N_IN, H, 2)
+        to_keras(dict(sd, weight_hh_l1=np.zeros((24, 5))), lstm2)
     with pytest.raises(ValueError, match=r"missing keys \[.*'weight_ih_l2'"):
-        build_keras_stack(sd, "lstm", N_IN, H, 3)
+        to_keras(sd, lstm2.replace(num_layers=3))
     with pytest.raises(ValueError, match=r"weight_ih_l0: expected shape \(18, 5\)"):
-        build_keras_stack(sd, "gru", N_IN, H, 2)
-    with pytest.raises(ValueError, match="cell"):
-        build_keras_stack(sd, "transformer", N_IN, H, 2)
-    with pytest.raises(ValueError, match="nonlinearity"):
-        build_keras_stack(sd, "lstm", N_IN, H, 2, nonlinearity="relu")
-    with pytest.raises(ValueError, match="num_layers"):
-        keras_count_params("lstm", N_IN, H, 0)
-    model = build_keras_stack(sd, "lstm", N_IN, H, 2)
+        to_keras(sd, lstm2.replace(cell="gru"))
+    with pytest.raises(TypeError, match="config: a state dict needs its StackConfig"):
+        to_keras(sd)
+    with pytest.raises(TypeError, match=r"source: expected torch\.nn\.RNN, GRU or LSTM"):
+        to_keras(nn.Linear(2, 2))
+    with pytest.raises(TypeError, match="config: expected a StackConfig"):
+        keras_count_params("lstm")
+    model = to_keras(sd, lstm2)
     with pytest.raises(ValueError, match=r"x: expected shape \(B, T, 5\)"):
         run_keras_stack(model, np.zeros((2, 3, 4)))
     with pytest.raises(ValueError, match="x: contains NaN"):
@@ -145,29 +145,27 @@ def test_bad_arguments_raise(keras):
     with pytest.raises(ValueError, match=r"x: expected shape \(B, T, 5\) with B, T >= 1"):
         run_keras_stack(model, np.zeros((1, 0, 5)))
     with pytest.raises(ValueError, match="weight_ih_l0: expected finite values"):
-        build_keras_stack(dict(sd, weight_ih_l0=torch.full((24, 5), float("nan"))), "lstm",
-                          N_IN, H, 2)
+        to_keras(dict(sd, weight_ih_l0=torch.full((24, 5), float("nan"))), lstm2)
 
 
 def test_a_stack_object_brings_its_own_configuration(keras):
     torch.manual_seed(4)
     relu = StackedRNN(N_IN, H, 2, cell="rnn", nonlinearity="relu").double()
-    model = build_keras_stack(relu, "rnn", N_IN, H, 2, return_sequences_top=True)  # relu, not tanh
+    model = to_keras(relu, return_sequences_top=True)  # relu, not tanh
     x = torch.randn(2, 5, N_IN, dtype=torch.float64)
     want = relu(x.transpose(0, 1))[0].transpose(0, 1).detach().numpy()
     assert np.abs(run_keras_stack(model, x.numpy()) - want).max() <= 1e-5
-    with pytest.raises(ValueError, match="nonlinearity: the stack given has nonlinearity='relu'"):
-        build_keras_stack(relu, "rnn", N_IN, H, 2, nonlinearity="tanh")
-    with pytest.raises(ValueError, match="hidden_size: the stack given has hidden_size=6, got 7"):
-        build_keras_stack(relu, "rnn", N_IN, 7, 2)
+    with pytest.raises(ValueError, match="config: the stack given has StackConfig"):
+        to_keras(relu, relu.config.replace(nonlinearity="tanh"))
+    assert to_keras(relu, relu.config).count_params() == model.count_params()
 
 
 def test_keras_import_is_lazy_and_backend_is_checked():
     code = (
-        "import sys, stacklib.keras_bridge as kb\n"
+        "import sys, stacklib, stacklib.keras_bridge as kb\n"
         "assert 'keras' not in sys.modules, 'keras imported eagerly'\n"
         "try:\n"
-        "    kb.keras_count_params('lstm', 2, 2, 1)\n"
+        "    kb.keras_count_params(stacklib.StackConfig(2, 2))\n"
         "except RuntimeError as e:\n"
         "    assert 'KERAS_BACKEND' in str(e), e\n"
         "    assert 'keras' not in sys.modules\n"

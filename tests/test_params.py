@@ -1,18 +1,16 @@
 """Parameter pricing against both frameworks and the seed's depth-vs-width numbers."""
 
 import pytest
-import torch
 
 from stacklib import count_params, param_breakdown
-
-NN = {"rnn": torch.nn.RNN, "gru": torch.nn.GRU, "lstm": torch.nn.LSTM}
+from stacklib.config import torch_nn_class
 
 
 @pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
 @pytest.mark.parametrize("num_layers", [1, 2, 3, 4])
 @pytest.mark.parametrize(("x", "h"), [(1, 2), (100, 128), (7, 3)])
 def test_torch_convention_equals_numel(cell, num_layers, x, h):
-    module = NN[cell](x, h, num_layers=num_layers)
+    module = torch_nn_class(cell)(x, h, num_layers=num_layers)
     assert count_params(cell, x, h, num_layers) == sum(p.numel() for p in module.parameters())
 
 
@@ -40,17 +38,18 @@ def test_keras_gru_keeps_two_biases():
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "match"),
+    ("kwargs", "error", "match"),
     [
-        (dict(cell="cnn"), "cell"),
-        (dict(num_layers=0), "num_layers"),
-        (dict(hidden_size=0), "hidden_size"),
-        (dict(input_size=-3), "input_size"),
-        (dict(num_layers=2.5), "num_layers"),
-        (dict(framework="jax"), "framework"),
+        (dict(cell="cnn"), ValueError, "cell"),
+        (dict(num_layers=0), ValueError, "num_layers"),
+        (dict(hidden_size=0), ValueError, "hidden_size"),
+        (dict(input_size=-3), ValueError, "input_size"),
+        (dict(num_layers=2.5), TypeError, "num_layers"),
+        (dict(framework="jax"), ValueError, "framework"),
+        (dict(framework=None), TypeError, "framework"),
     ],
 )
-def test_bad_arguments(kwargs, match):
+def test_bad_arguments(kwargs, error, match):
     args = dict(cell="lstm", input_size=3, hidden_size=4, num_layers=2) | kwargs
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(error, match=match):
         count_params(**args)

@@ -88,8 +88,8 @@ def growth_tanh_slopes(seed: int = 0) -> list[float]:
     """Mean tanh slope, 1 - h^2, per layer of the growth example's 3-layer stack (its input)."""
     from stacklib.numpy import StackedRNN
 
-    stack = StackedRNN(32, 32, 3, cell="rnn", seed=seed)
-    out = stack.forward(np.random.default_rng(seed).standard_normal((50, 32)))
+    stack = StackedRNN(32, 32, 3, cell="rnn", dtype=np.float64, seed=seed)
+    out = stack(np.random.default_rng(seed).standard_normal((50, 32)))
     return [float(np.mean(1.0 - h**2)) for h in out.h]
 
 

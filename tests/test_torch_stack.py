@@ -7,9 +7,10 @@ import pytest
 import torch
 from torch import nn
 
-from stacklib.torch import GRUCell, LSTMCell, RNNCell, StackedRNN
+from stacklib.config import torch_nn_class
+from stacklib.torch import StackedRNN
+from stacklib.torch import stack as stack_module
 
-TORCH_NN = {"rnn": nn.RNN, "gru": nn.GRU, "lstm": nn.LSTM}
 TOL = {torch.float64: 1e-10, torch.float32: 1e-5}
 
 
@@ -22,8 +23,8 @@ def _pair(cell, L, *, dtype=torch.float64, batch_first=False, seed=0, **kw):
     g = torch.Generator().manual_seed(seed)
     n_in, H = (int(v) for v in torch.randint(1, 9, (2,), generator=g))
     torch.manual_seed(seed)
-    ref = TORCH_NN[cell](n_in, H, L, batch_first=batch_first, dtype=dtype, **kw)
-    return ref, StackedRNN.from_torch_nn(ref), n_in, H
+    ref = torch_nn_class(cell)(n_in, H, L, batch_first=batch_first, dtype=dtype, **kw)
+    return ref, StackedRNN.from_torch(ref), n_in, H
 
 
 def _states(out, cell):
@@ -84,7 +85,7 @@ def test_relu_rnn_and_bias_false(L):
 
 def test_linear_rnn_is_affine_recurrence():
     stack = StackedRNN(2, 3, 1, cell="rnn", nonlinearity="linear").double()
-    sd = stack.flat_state_dict()
+    sd = stack.state_dict()
     x = torch.randn(4, 1, 2, dtype=torch.float64)
     h = torch.zeros(1, 3, dtype=torch.float64)
     b = sd["bias_ih_l0"] + sd["bias_hh_l0"]
@@ -93,17 +94,21 @@ def test_linear_rnn_is_affine_recurrence():
     assert _max_err(stack(x)[1][0], h) <= 1e-12
 
 
-def test_cells_have_torch_names_shapes_and_init():
-    for cls, G in ((RNNCell, 1), (GRUCell, 3), (LSTMCell, 4)):
-        c = cls(5, 16)
-        shapes = {k: tuple(v.shape) for k, v in c.named_parameters()}
-        assert shapes == {
-            "weight_ih": (G * 16, 5), "weight_hh": (G * 16, 16),
-            "bias_ih": (G * 16,), "bias_hh": (G * 16,),
-        }
-        bound = 1 / 16**0.5
-        assert all(float(p.detach().abs().max()) <= bound for p in c.parameters())
-        assert float(c.weight_hh.detach().abs().max()) > 0.8 * bound  # spans the interval
+@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
+@pytest.mark.parametrize("bias", [True, False])
+def test_parameters_have_torch_nn_names_shapes_and_init(cell, bias):
+    torch.manual_seed(0)
+    stack = StackedRNN(5, 16, 3, cell=cell, bias=bias)
+    torch.manual_seed(0)
+    ref = torch_nn_class(cell)(5, 16, 3, bias=bias)
+    for k, v in ref.state_dict().items():  # the same draws, in the same order, as torch.nn
+        assert torch.equal(stack.state_dict()[k], v), k
+    shapes = {k: tuple(v.shape) for k, v in stack.state_dict().items()}
+    assert shapes == {k: tuple(v.shape) for k, v in ref.state_dict().items()}
+    assert list(shapes) == list(ref.state_dict())  # torch.nn's order too
+    bound = 1 / 16**0.5
+    assert all(float(p.detach().abs().max()) <= bound for p in stack.parameters())
+    assert float(stack.weight_hh_l2.detach().abs().max()) > 0.8 * bound  # spans the interval
 
 
 def test_factory_arguments_like_torch_nn():
@@ -111,77 +116,82 @@ def test_factory_arguments_like_torch_nn():
     assert {p.dtype for p in stack.parameters()} == {torch.float64}
     ref = nn.GRU(3, 4, 2, dtype=torch.float64)
     assert stack(torch.zeros(5, 2, 3, dtype=torch.float64))[0].dtype == torch.float64
-    assert {p.dtype for p in StackedRNN.from_torch_nn(ref).parameters()} == {torch.float64}
-    with pytest.raises(ValueError, match=r"dtype: expected a floating torch\.dtype"):
+    assert {p.dtype for p in StackedRNN.from_torch(ref).parameters()} == {torch.float64}
+    with pytest.raises(TypeError, match=r"dtype: expected a floating torch\.dtype"):
         StackedRNN(3, 4, 2, dtype=torch.int64)
 
 
 # ---------------------------------------------------------------- state dicts and bridges
 @pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
-def test_flat_state_dict_round_trips(cell):
+def test_state_dict_round_trips(cell):
     a = StackedRNN(3, 4, 3, cell=cell, layer_norm=True).double()
-    sd = a.flat_state_dict()
+    sd = a.state_dict()
     assert set(sd) == {
         f"{w}_l{k}"
         for k in range(3)
         for w in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "ln_weight", "ln_bias")
     }
-    assert sd["weight_ih_l0"].shape == (a.cells[0].gates * 4, 3)
+    assert sd["weight_ih_l0"].shape == (a.config.gates * 4, 3)
     b = StackedRNN(3, 4, 3, cell=cell, layer_norm=True).double()
-    b.load_flat_state_dict({k: v.numpy() for k, v in sd.items()})  # numpy arrays accepted
-    for k, v in b.flat_state_dict().items():
+    b.load_state_dict({k: v.numpy() for k, v in sd.items()})  # numpy arrays accepted
+    for k, v in b.state_dict().items():
         assert torch.equal(v, sd[k])
-    sd["weight_ih_l0"].zero_()  # a copy: the module is untouched
-    assert float(a.cells[0].weight_ih.detach().abs().max()) > 0
 
 
 @pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
 def test_torch_nn_round_trips(cell):
-    ref = TORCH_NN[cell](4, 5, 2, batch_first=True, dropout=0.25)
-    stack = StackedRNN.from_torch_nn(ref)
+    ref = torch_nn_class(cell)(4, 5, 2, batch_first=True, dropout=0.25)
+    stack = StackedRNN.from_torch(ref)
     assert (stack.batch_first, stack.dropout, stack.num_layers) == (True, 0.25, 2)
-    back = stack.to_torch_nn()
+    back = stack.to_torch()
     assert type(back) is type(ref) and back.batch_first and back.dropout == 0.25
     for k, v in ref.state_dict().items():
         assert torch.equal(back.state_dict()[k], v)
     other = StackedRNN(4, 5, 2, cell=cell)
-    other.load_flat_state_dict(ref.state_dict())  # nn.*.state_dict() accepted directly
+    other.load_state_dict(ref.state_dict())  # nn.*.state_dict() loads as it is
     x = torch.randn(3, 2, 4)
     assert _max_err(other(x)[0], ref.eval()(x.transpose(0, 1))[0].transpose(0, 1)) <= 1e-6
-    subclass = type("Custom", (TORCH_NN[cell],), {})(4, 5, 2)  # a subclass is still an nn.LSTM
-    assert StackedRNN.from_torch_nn(subclass).cell == cell
+    subclass = type("Custom", (torch_nn_class(cell),), {})(4, 5, 2)  # still an nn.LSTM
+    assert StackedRNN.from_torch(subclass).cell == cell
 
 
 def test_bad_state_dicts_raise():
     stack = StackedRNN(3, 4, 2, cell="gru")
-    sd = stack.flat_state_dict()
+    sd = stack.state_dict()
     bad_shape = dict(sd, weight_hh_l1=torch.zeros(12, 5))
     with pytest.raises(ValueError, match=r"weight_hh_l1: expected shape \(12, 4\), got \(12, 5\)"):
-        stack.load_flat_state_dict(bad_shape)
+        stack.load_state_dict(bad_shape)
     with pytest.raises(ValueError, match=r"missing keys \['bias_hh_l0'\]"):
-        stack.load_flat_state_dict({k: v for k, v in sd.items() if k != "bias_hh_l0"})
+        stack.load_state_dict({k: v for k, v in sd.items() if k != "bias_hh_l0"})
     with pytest.raises(ValueError, match=r"unexpected keys \['weight_ih_l2'\]"):
-        stack.load_flat_state_dict(dict(sd, weight_ih_l2=torch.zeros(12, 4)))
+        stack.load_state_dict(dict(sd, weight_ih_l2=torch.zeros(12, 4)))
     with pytest.raises(ValueError, match="missing"):
-        stack.load_flat_state_dict(nn.GRU(3, 4, 1).state_dict())
-    before = stack.flat_state_dict()["weight_ih_l0"]
+        stack.load_state_dict(nn.GRU(3, 4, 1).state_dict())
+    with pytest.raises(TypeError, match="state_dict: expected a mapping"):
+        stack.load_state_dict([1, 2])
+    before = stack.state_dict()["weight_ih_l0"].clone()
     with pytest.raises(ValueError):  # all-or-nothing: the good keys were not loaded either
-        stack.load_flat_state_dict(dict({k: v + 1 for k, v in sd.items()}, bias_ih_l1=[0.0]))
-    assert torch.equal(stack.flat_state_dict()["weight_ih_l0"], before)
+        stack.load_state_dict(dict({k: v + 1 for k, v in sd.items()}, bias_ih_l1=[0.0]))
+    assert torch.equal(stack.state_dict()["weight_ih_l0"], before)
+    stack.load_state_dict({"weight_ih_l0": torch.ones(12, 3)}, strict=False)  # torch's option
+    assert torch.equal(stack.weight_ih_l0, torch.ones(12, 3))
 
 
 def test_bridges_refuse_what_torch_nn_cannot_express():
     for kw in ({"residual": True}, {"layer_norm": True}):
         with pytest.raises(ValueError, match=next(iter(kw))):
-            StackedRNN(3, 3, 2, **kw).to_torch_nn()
+            StackedRNN(3, 3, 2, **kw).to_torch()
     with pytest.raises(ValueError, match="nonlinearity"):
-        StackedRNN(3, 3, 2, cell="rnn", nonlinearity="linear").to_torch_nn()
+        StackedRNN(3, 3, 2, cell="rnn", nonlinearity="linear").to_torch()
     with pytest.raises(ValueError, match="bidirectional"):
-        StackedRNN.from_torch_nn(nn.LSTM(3, 3, bidirectional=True))
+        StackedRNN.from_torch(nn.LSTM(3, 3, bidirectional=True))
     with pytest.raises(ValueError, match="proj_size"):
-        StackedRNN.from_torch_nn(nn.LSTM(3, 4, proj_size=2))
-    with pytest.raises(ValueError, match="module"):
-        StackedRNN.from_torch_nn(nn.Linear(3, 3))
+        StackedRNN.from_torch(nn.LSTM(3, 4, proj_size=2))
+    with pytest.raises(TypeError, match=r"module: expected torch\.nn\.RNN, GRU or LSTM"):
+        StackedRNN.from_torch(nn.Linear(3, 3))
+    for kwargs in ({"bidirectional": True}, {"proj_size": 1}):
+        with pytest.raises(ValueError, match=next(iter(kwargs))):
+            StackedRNN(3, 4, 2, **kwargs)
 
 
 # ------------------------------------------------ residual / layer norm / dropout semantics
@@ -226,11 +236,11 @@ def test_residual_and_layer_norm_match_direct_formula(cell, residual, layer_norm
     stack = StackedRNN(3, 5, 3, cell=cell, residual=residual, layer_norm=layer_norm).double()
     if layer_norm:  # non-trivial affine parameters, or LN weight=1/bias=0 hides mistakes
         with torch.no_grad():
-            for norm in stack.norms:
-                norm.weight.uniform_(0.5, 1.5)
-                norm.bias.uniform_(-0.5, 0.5)
+            for name, p in stack.named_parameters():
+                if name.startswith("ln_"):
+                    p.uniform_(0.5, 1.5) if "weight" in name else p.uniform_(-0.5, 0.5)
     x = torch.randn(4, 2, 3, dtype=torch.float64)
-    sd = {k: v.numpy() for k, v in stack.flat_state_dict().items()}
+    sd = {k: v.numpy() for k, v in stack.state_dict().items()}
     y_ref, h_ref, c_ref = _reference_stack(sd, cell, x.numpy(), 3, residual, layer_norm)
     y, state = stack(x)
     h_n = state[0] if cell == "lstm" else state
@@ -239,18 +249,20 @@ def test_residual_and_layer_norm_match_direct_formula(cell, residual, layer_norm
     if cell == "lstm":
         assert np.abs(state[1].detach().numpy() - c_ref).max() <= 1e-10
     plain = StackedRNN(3, 5, 3, cell=cell).double()
-    plain.load_flat_state_dict({k: v for k, v in sd.items() if not k.startswith("ln_")})
+    plain.load_state_dict({k: v for k, v in sd.items() if not k.startswith("ln_")})
     assert _max_err(plain(x)[0], y) > 1e-3  # the variant really changes the output
 
 
 @pytest.mark.parametrize("cell", ["rnn", "lstm"])
 def test_dropout_eval_is_identity_and_top_never_dropped(cell):
     ref, _, n_in, _ = _pair(cell, 3, seed=5, dropout=0.5)
-    stack = StackedRNN.from_torch_nn(ref).eval()
+    stack = StackedRNN.from_torch(ref).eval()
     ref.eval()
     x = torch.randn(6, 4, n_in, dtype=torch.float64)
     assert _max_err(stack(x)[0], ref(x)[0]) <= 1e-10
-    single = StackedRNN(n_in, 4, 1, cell=cell, dropout=0.5).double()
+    with pytest.warns(UserWarning, match="dropout") as caught:
+        single = StackedRNN(n_in, 4, 1, cell=cell, dropout=0.5).double()
+    assert caught[0].filename == __file__  # points at the caller's line, like torch's
     y_eval = single.eval()(x)[0]
     y_train = single.train()(x)[0]
     assert torch.equal(y_eval, y_train)  # L=1: the only layer is the top: never dropped
@@ -260,19 +272,24 @@ def test_dropout_eval_is_identity_and_top_never_dropped(cell):
     assert torch.equal(y[-1], h_n[-1])  # top output = top state, even in training
 
 
-def test_dropout_train_zeros_and_rescales_between_layers():
+def test_dropout_train_zeros_and_rescales_between_layers(monkeypatch):
     p = 0.4
     torch.manual_seed(2)
     stack = StackedRNN(3, 64, 2, cell="gru", dropout=p).double().train()
-    seen = {}
-    stack.cells[0].register_forward_hook(lambda m, i, o: seen.setdefault("h1", []).append(o[0]))
-    stack.cells[1].register_forward_pre_hook(lambda m, i: seen.setdefault("x2", []).append(i[0]))
+    seen = []
+    dropout = stack_module.F.dropout
+
+    def recording(u, rate, training):
+        seen.append((u, dropout(u, rate, training)))
+        return seen[-1][1]
+
+    monkeypatch.setattr(stack_module.F, "dropout", recording)
     stack(torch.randn(20, 8, 3, dtype=torch.float64))
-    h1, x2 = torch.stack(seen["h1"]), torch.stack(seen["x2"])  # (T, B, H) each
+    h1, x2 = (torch.stack(a) for a in zip(*seen, strict=True))  # (T, B, H): layer 1 out, 2 in
     dropped = x2 == 0
     assert torch.allclose(x2[~dropped], h1[~dropped] / (1 - p), rtol=0, atol=1e-12)
     assert abs(float(dropped.double().mean()) - p) < 0.03  # 10240 draws: 5 sigma ~ 0.024
     stack.eval()
     seen.clear()
     stack(torch.randn(20, 8, 3, dtype=torch.float64))
-    assert torch.equal(torch.stack(seen["x2"]), torch.stack(seen["h1"]))
+    assert all(torch.equal(u, x) for u, x in seen)

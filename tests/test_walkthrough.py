@@ -33,14 +33,14 @@ def test_steps_follow_climb_order_and_chain():
     per_layer = ["a_i", "a_f", "a_g", "a_o", "i", "f", "g", "o", "c", "h"]
     assert keys == [(1, k) for k in per_layer] + [(2, k) for k in per_layer] + [(0, "y")]
     for layer in (1, 2):
-        v = {s.key: np.array(s.value) for s in w.layer_steps(layer)}
+        v = {s.key: np.array(s.value) for s in w.layer_steps(layer - 1)}
         for gate in "ifo":
             np.testing.assert_allclose(v[gate], expit(v[f"a_{gate}"]), atol=1e-15)
         np.testing.assert_allclose(v["g"], np.tanh(v["a_g"]), atol=1e-15)
         c_prev = np.array(w.c_prev[layer - 1])
         np.testing.assert_allclose(v["c"], v["f"] * c_prev + v["i"] * v["g"], atol=1e-15)
         np.testing.assert_allclose(v["h"], v["o"] * np.tanh(v["c"]), atol=1e-15)
-    assert w.steps[-1].value == w.layer_steps(2)[-1].value
+    assert w.steps[-1].value == w.layer_steps(1)[-1].value
 
 
 def test_weights_are_one_decimal_numbers():
@@ -55,8 +55,9 @@ def test_walkthrough_json_round_trips():
 
 
 def test_float32_stack_agrees_to_fourth_decimal():
-    out = build_stack(np.float32).forward(np.array([[1.0]]), (np.array(walkthrough().h_prev),
-                                                               np.array(walkthrough().c_prev)))
+    w = walkthrough()
+    states = (np.array(w.h_prev, np.float32), np.array(w.c_prev, np.float32))
+    out = build_stack(np.float32)(np.array([[1.0]], np.float32), states)
     assert tuple(np.round(out.output[0].astype(float), 4)) == EXPECTED_Y
 
 

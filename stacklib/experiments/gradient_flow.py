@@ -33,12 +33,12 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from stacklib.config import StackConfig, torch_nn_class
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.numpy import StackedRNN
 
 VARIANTS = {"plain": (False, False), "residual": (True, False), "layer_norm": (False, True),
             "residual_layer_norm": (True, True)}
-MODULES = {"rnn": torch.nn.RNN, "gru": torch.nn.GRU, "lstm": torch.nn.LSTM}
 
 
 @dataclass(frozen=True)
@@ -67,12 +67,13 @@ class GradientFlowConfig:
 def init_stack(cell: str, cfg: GradientFlowConfig, depth: int, residual: bool,
                layer_norm: bool, seed: int) -> StackedRNN:
     """A float64 NumPy stack carrying torch's default initialisation (LN gain 1, bias 0)."""
+    config = StackConfig(cfg.input_size, cfg.hidden_size, depth, cell=cell, residual=residual,
+                         layer_norm=layer_norm)
     torch.manual_seed(seed)
-    module = MODULES[cell](cfg.input_size, cfg.hidden_size, depth)
-    stack = StackedRNN(cfg.input_size, cfg.hidden_size, depth, cell=cell, residual=residual,
-                       layer_norm=layer_norm)
+    module = torch_nn_class(cell)(**config.replace(residual=False, layer_norm=False).torch_kwargs())
+    stack = StackedRNN.from_config(config, dtype=np.float64)
     state = stack.state_dict()  # keeps the LN parameters at their (1, 0) init
-    state.update({k: v.detach().double().numpy() for k, v in module.state_dict().items()})
+    state.update(module.state_dict())
     stack.load_state_dict(state)
     return stack
 
@@ -85,7 +86,7 @@ def grad_norms(cell: str, variant: str, depth: int, cfg: GradientFlowConfig,
     gen = torch.Generator().manual_seed(seed + 1)
     x = torch.randn(cfg.seq_len, cfg.batch, cfg.input_size, generator=gen)
     r = torch.randn(cfg.hidden_size, generator=gen) / cfg.hidden_size ** 0.5
-    out = stack.forward(x.double().numpy())
+    out = stack(x.double().numpy())
     grad = np.zeros_like(out.output)
     grad[-1] = r.double().numpy() / cfg.batch  # L = mean_b <r, y_T,b>
     # h_norm is the Frobenius norm over the batch; the RMS of per-example norms is that / sqrt(B)

@@ -18,6 +18,7 @@ import torch
 from torch import nn
 
 from stacklib import data
+from stacklib.config import StackConfig, param_name, torch_nn_class
 from stacklib.experiments.common import threads
 from stacklib.numpy import StackedRNN
 
@@ -41,15 +42,21 @@ class TrainConfig:
     n_curve: int = 300
     stop_at: float = 0.0      # > 0: stop once two consecutive curve points reach it
 
+    def stack(self) -> StackConfig:
+        """The recurrent stack the model trains: it reads embeddings, batch-first."""
+        return StackConfig(self.embed_size, self.hidden_size, self.num_layers, cell=self.cell,
+                           batch_first=True, residual=self.residual)
+
 
 class ResidualStack(nn.Module):
     """Single-layer torch RNNs in a ModuleList with a residual path from layer 2 on."""
 
-    def __init__(self, kind, embed_size: int, hidden_size: int, num_layers: int):
+    def __init__(self, stack: StackConfig):
         super().__init__()
-        self.num_layers = num_layers
-        self.layers = nn.ModuleList(kind(embed_size if k == 0 else hidden_size, hidden_size,
-                                         batch_first=True) for k in range(num_layers))
+        self.num_layers = stack.num_layers
+        self.layers = nn.ModuleList(
+            torch_nn_class(stack.cell)(stack.layer_input_size(k), stack.hidden_size,
+                                       batch_first=True) for k in range(stack.num_layers))
 
     def forward(self, x):
         for k, layer in enumerate(self.layers):
@@ -61,13 +68,12 @@ class ResidualStack(nn.Module):
 class LM(nn.Module):
     def __init__(self, cfg: TrainConfig):
         super().__init__()
-        kind = {"lstm": nn.LSTM, "gru": nn.GRU, "rnn": nn.RNN}[cfg.cell]
-        self.cell, self.residual = cfg.cell, cfg.residual
+        self.stack = stack = cfg.stack()
         self.embed = nn.Embedding(len(data.VOCAB), cfg.embed_size)
-        if cfg.residual:
-            self.rnn = ResidualStack(kind, cfg.embed_size, cfg.hidden_size, cfg.num_layers)
+        if stack.residual:
+            self.rnn = ResidualStack(stack)
         else:
-            self.rnn = kind(cfg.embed_size, cfg.hidden_size, cfg.num_layers, batch_first=True)
+            self.rnn = torch_nn_class(stack.cell)(**stack.torch_kwargs())
         self.out = nn.Linear(cfg.hidden_size, len(data.VOCAB))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -75,8 +81,9 @@ class LM(nn.Module):
 
     def flat_weights(self) -> dict[str, torch.Tensor]:
         """The stack's weights under the contract's flat names (weight_ih_l{k}, ...)."""
-        if isinstance(self.rnn, ResidualStack):
-            return {name[:-1] + str(k): p for k, layer in enumerate(self.rnn.layers)
+        if isinstance(self.rnn, ResidualStack):  # each layer's own names end in _l0
+            return {param_name(name.removesuffix("_l0"), k): p
+                    for k, layer in enumerate(self.rnn.layers)
                     for name, p in layer.named_parameters()}
         return dict(self.rnn.named_parameters())
 
@@ -188,13 +195,11 @@ def layer_states(model: LM, sentences) -> tuple[np.ndarray, np.ndarray | None, n
     full = np.concatenate([x, np.full((len(sentences), 1), data.PAD)], axis=1)
     for b, s in enumerate(sentences):
         full[b, len(s.tokens)] = data.WORD_TO_ID[s.tokens[-1]]
-    emb = model.embed(torch.from_numpy(full)).transpose(0, 1).numpy()  # (T, B, E)
+    emb = model.embed(torch.from_numpy(full)).numpy()  # (B, T, E)
     weights = {k: v.detach().numpy() for k, v in model.flat_weights().items()}
-    first = weights["weight_hh_l0"]
-    stack = StackedRNN(emb.shape[-1], first.shape[1], model.rnn.num_layers, cell=model.cell,
-                       residual=model.residual, dtype=first.dtype)  # the NumPy reference
+    stack = StackedRNN.from_config(model.stack, dtype=emb.dtype)  # the NumPy reference
     stack.load_state_dict(weights)
-    out = stack.forward(emb)  # out.h: (L, T, B, H), every layer at every step
+    out = stack(emb)  # out.h: (L, T, B, H), every layer at every step
     h = out.h.transpose(0, 2, 1, 3)[:, :, 1:]
     c = out.c.transpose(0, 2, 1, 3)[:, :, 1:] if out.c is not None else None
     mask = np.zeros((len(sentences), full.shape[1] - 1), dtype=bool)

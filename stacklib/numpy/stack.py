@@ -1,18 +1,8 @@
-"""The stacked recurrent network in NumPy: one skeleton, three cells.
+"""The stacked recurrent network in NumPy: one skeleton, three cells, torch.nn's interface.
 
-Layer l = 1..L reads x^[l]_t (x^[1]_t = x_t) and its own previous state::
-
-    h^[l]_t (, c^[l]_t) = Cell^[l](x^[l]_t, h^[l]_{t-1} (, c^[l]_{t-1}))
-    a^[l]_t = LayerNorm^[l](h^[l]_t)            if layer_norm   else h^[l]_t
-    u^[l]_t = a^[l]_t + x^[l]_t                 if residual and l >= 2   else a^[l]_t
-    x^[l+1]_t = Dropout_p(u^[l]_t)              for l < L, training only
-    y_t = u^[L]_t
-
-With ``residual=False, layer_norm=False`` (and no dropout) this is exactly
-``torch.nn.RNN/GRU/LSTM(num_layers=L)``, weights named and shaped as theirs. Layer l at step t
-needs only layer l-1 at step t and itself at t-1, so running layer 1 over all steps, then layer 2,
-computes the same numbers as climbing the stack step by step (the order the lecture narrates),
-while letting each layer's input projection be one matrix product.
+Layer l at step t needs only layer l - 1 at step t and itself at step t - 1, so running layer 1
+over all steps, then layer 2, and so on computes the same numbers as climbing the stack step by
+step (the order the lecture narrates), while letting each layer's input term be one product.
 """
 
 from __future__ import annotations
@@ -20,201 +10,234 @@ from __future__ import annotations
 import numpy as np
 
 from stacklib._validate import (
-    as_float_array,
+    as_array,
     check_bool,
-    check_cell,
-    check_dropout,
-    check_nonlinearity,
-    check_positive_int,
+    check_int,
     check_shape,
     check_state,
+    sequence_layout,
+    state_pair,
+    state_shape,
 )
-from stacklib.numpy import norm
-from stacklib.numpy.cells import CELL_TYPES
-from stacklib.numpy.outputs import Gradients, StackOutput, read_only
-from stacklib.params import param_shapes
+from stacklib.config import (
+    ConfigFields,
+    StackConfig,
+    check_unsupported,
+    param_name,
+    torch_nn_class,
+)
+from stacklib.numpy.backward import stack_backward
+from stacklib.numpy.between_layers import dropout_mask, layer_norm
+from stacklib.numpy.layer import LayerWeights, cell_of, layer_forward
+from stacklib.numpy.outputs import Gradients, LayerTape, StackOutput, Tape
 
 
-class StackedRNN:
-    """From-scratch stacked RNN / GRU / LSTM mirroring ``torch.nn.LSTM``'s interface.
+def float_dtype(dtype) -> np.dtype:
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        raise TypeError(f"dtype: expected a floating-point dtype, got {dtype}")
+    return dtype
 
-    Not supported (as in ``stacklib.torch``): ``bidirectional`` and ``proj_size``. Unlike a torch
-    module, ``forward`` is in evaluation mode unless called with ``train=True`` (dropout).
+
+class StackedRNN(ConfigFields):
+    """A stack of ``num_layers`` RNN, GRU or LSTM layers, from scratch in NumPy, with the
+    interface of ``torch.nn.RNN/GRU/LSTM`` and a hand-written backward pass.
+
+    Args:
+        input_size, hidden_size, num_layers, cell, nonlinearity, bias, batch_first, dropout,
+        residual, layer_norm: the stack's ``StackConfig`` (see there).
+        bidirectional, proj_size: torch.nn's, refused unless False and 0.
+        dtype: of the weights and of every input. Default: float32, like torch.
+        seed, generator: where the initial weights and the dropout masks come from: an int
+            seed or a ``numpy.random.Generator`` (at most one). Default: fresh randomness.
+
+    Inputs: x, hx
+        x: (T, B, input_size), (B, T, input_size) with ``batch_first``, or unbatched
+            (T, input_size); of the stack's dtype (a NumPy array, a torch tensor or lists).
+        hx: h0, or (h0, c0) for an LSTM, each (num_layers, B, hidden_size) ((num_layers,
+            hidden_size) unbatched). Default: zeros.
+
+    Outputs: a ``StackOutput``, which is ``(output, h_n)`` or ``(output, (h_n, c_n))`` like
+        torch.nn's, plus every layer's h, c and gates at every step.
+
+    Like a torch module, a stack starts in training mode (dropout between layers, if any);
+    ``eval()`` turns dropout off. ``backward(out, grad_output)`` is BPTT by hand.
+
+    Examples::
+
+        >>> stack = StackedRNN(10, 20, 2, seed=0)
+        >>> x = np.ones((5, 3, 10), np.float32)     # T = 5 steps, B = 3 sequences
+        >>> output, (h_n, c_n) = stack(x)
+        >>> output.shape, h_n.shape
+        ((5, 3, 20), (2, 3, 20))
+        >>> out = stack(x)
+        >>> out.h.shape, sorted(out.gates(0))       # every layer, every step
+        ((2, 5, 3, 20), ['f', 'g', 'i', 'o'])
+        >>> grads = stack.backward(out, np.ones_like(out.output))
+        >>> grads.h_norm.shape                      # ||dLoss/dh^[l]_t|| for every (t, l)
+        (5, 2)
     """
 
-    def __init__(self, input_size, hidden_size, num_layers=1, *, cell="lstm", nonlinearity="tanh",
-                 bias=True, batch_first=False, dropout=0.0, residual=False, layer_norm=False,
-                 dtype=np.float64, seed=0):
-        self.cell = check_cell(cell)
-        self.input_size = check_positive_int("input_size", input_size)
-        self.hidden_size = check_positive_int("hidden_size", hidden_size)
-        self.num_layers = check_positive_int("num_layers", num_layers)
-        self.nonlinearity = check_nonlinearity(self.cell, nonlinearity)
-        self.bias = check_bool("bias", bias)
-        self.batch_first = check_bool("batch_first", batch_first)
-        self.dropout = check_dropout(dropout)
-        self.residual = check_bool("residual", residual)
-        self.layer_norm = check_bool("layer_norm", layer_norm)
-        self.dtype = np.dtype(dtype)
-        if self.dtype.kind != "f":
-            raise ValueError(f"dtype: expected a floating dtype, got {self.dtype}")
-        cls = CELL_TYPES[self.cell]
-        self._cell = cls(self.nonlinearity) if self.cell == "rnn" else cls()
-        self._params = self._init_params(np.random.default_rng(seed))
-        self._kernels = None
-        self._version = 0  # bumped by load_state_dict: outputs of older weights are refused
+    def __init__(self, input_size, hidden_size, num_layers=1, *, cell="lstm",
+                 nonlinearity="tanh", bias=True, batch_first=False, dropout=0.0,
+                 residual=False, layer_norm=False, bidirectional=False, proj_size=0,
+                 dtype=np.float32, seed=None, generator=None):
+        check_unsupported(bidirectional, proj_size)
+        self.config = StackConfig(input_size, hidden_size, num_layers, cell=cell,
+                                  nonlinearity=nonlinearity, bias=bias, batch_first=batch_first,
+                                  dropout=dropout, residual=residual, layer_norm=layer_norm)
+        self.dtype = float_dtype(dtype)
+        if seed is not None and generator is not None:
+            raise ValueError("seed: give a seed or a generator, not both")
+        if generator is not None and not isinstance(generator, np.random.Generator):
+            raise TypeError(f"generator: expected a numpy.random.Generator, got "
+                            f"{type(generator).__name__}")
+        if generator is None:
+            generator = np.random.default_rng(
+                None if seed is None else check_int("seed", seed, minimum=0))
+        self.generator = generator
+        self._cell = cell_of(self.config)
+        self.training = True
+        self._version = 0  # bumped by every change of weights: older outputs are refused
+        self.reset_parameters()
 
     # ------------------------------------------------------------------ parameters
-    def param_shapes(self) -> dict[str, tuple[int, ...]]:
-        return param_shapes(self.cell, self.input_size, self.hidden_size, self.num_layers,
-                            bias=self.bias, layer_norm=self.layer_norm)
-
-    def _init_params(self, rng):
-        bound = 1.0 / np.sqrt(self.hidden_size)  # torch's U(-1/sqrt(H), 1/sqrt(H))
-        params = {}
-        for name, shape in self.param_shapes().items():
-            if name.startswith("ln_"):
-                params[name] = np.full(shape, 1.0 if "weight" in name else 0.0, self.dtype)
-            else:
-                params[name] = rng.uniform(-bound, bound, shape).astype(self.dtype)
-        return params
-
-    def state_dict(self) -> dict[str, np.ndarray]:
-        return {name: p.copy() for name, p in self._params.items()}
-
-    def load_state_dict(self, state) -> None:
-        def convert(name, value):  # arrays, lists or torch tensors (any float dtype)
-            return np.array(as_float_array(name, value, self.dtype))  # always a copy
-
-        self._params = check_state("state_dict", state, self.param_shapes(),
-                                   f"this {self.num_layers}-layer {self.cell!r} stack "
-                                   f"(bias={self.bias}, layer_norm={self.layer_norm})", convert)
-        self._kernels = None
+    def reset_parameters(self) -> None:
+        """torch.nn's initialisation (``StackConfig.initial_constant``), drawn from
+        ``self.generator``."""
+        cfg, self._params = self.config, {}
+        for name, shape in cfg.param_shapes().items():
+            constant = cfg.initial_constant(name)
+            value = (np.full(shape, constant) if constant is not None else
+                     self.generator.uniform(-cfg.init_bound, cfg.init_bound, shape))
+            self._params[name] = value.astype(self.dtype)
         self._version += 1
 
-    def num_params(self) -> int:
-        return int(sum(p.size for p in self._params.values()))
+    def state_dict(self) -> dict[str, np.ndarray]:
+        """Copies of the weights under torch.nn's names (``weight_ih_l0``, ...)."""
+        return {name: p.copy() for name, p in self._params.items()}
 
-    def _layer_weights(self, k):
-        p = self._params
-        return {"w_ih": p[f"weight_ih_l{k}"], "w_hh": p[f"weight_hh_l{k}"],
-                "b_ih": p.get(f"bias_ih_l{k}"), "b_hh": p.get(f"bias_hh_l{k}")}
+    def load_state_dict(self, state_dict) -> None:
+        """Load weights (arrays, lists or torch tensors, converted to the stack's dtype), e.g.
+        ``torch.nn.LSTM(...).state_dict()``: exactly the names and shapes of ``state_dict()``,
+        checked whole before anything is loaded."""
+        def convert(name, value):
+            return np.array(as_array(name, value, self.dtype, cast=True))  # always a copy
 
-    def kernels(self):
-        if self._kernels is None:  # prepared once per set of weights
-            self._kernels = [self._cell.prepare(self._layer_weights(k))
-                             for k in range(self.num_layers)]
-        return self._kernels
+        cfg = self.config
+        self._params = check_state("state_dict", state_dict, cfg.param_shapes(),
+                                   f"this stack ({cfg})", convert)
+        self._version += 1
+
+    def _weights(self, k: int) -> LayerWeights:
+        p, zeros = self._params, np.zeros(self.config.gates * self.config.hidden_size,
+                                          self.dtype)
+        return LayerWeights(p[param_name("weight_ih", k)], p[param_name("weight_hh", k)],
+                            p.get(param_name("bias_ih", k), zeros),
+                            p.get(param_name("bias_hh", k), zeros))
+
+    def train(self, mode: bool = True) -> StackedRNN:
+        """Training mode (dropout on) or not, like ``torch.nn.Module.train``."""
+        self.training = check_bool("mode", mode)
+        return self
+
+    def eval(self) -> StackedRNN:
+        return self.train(False)
 
     # ------------------------------------------------------------------ forward
-    @staticmethod
-    def _callers_memory(given, array) -> bool:
-        """Whether ``array`` (converted from ``given``) may be memory the caller can change."""
-        if isinstance(given, np.ndarray):
-            return np.may_share_memory(array, given)
-        return hasattr(given, "detach")  # a torch tensor: .numpy() shares its memory
-
     def _inputs(self, x, hx):
-        x_given = x
-        x = as_float_array("x", x, self.dtype)
-        if x.ndim not in (2, 3):
-            raise ValueError(
-                f"x: expected a 2-D (T, input_size) or 3-D array, got shape {x.shape}")
-        unbatched = x.ndim == 2
-        X = x[:, None, :] if unbatched else (x.transpose(1, 0, 2) if self.batch_first else x)
-        T, B, feat = X.shape
-        if feat != self.input_size:
-            layout = "(T, input_size)" if unbatched else (
-                "(B, T, input_size)" if self.batch_first else "(T, B, input_size)")
-            raise ValueError(f"x: expected last dimension input_size={self.input_size} "
-                             f"in layout {layout}, got shape {x.shape}")
-        if T < 1 or B < 1:
-            raise ValueError(f"x: expected at least one timestep and one sequence, got {x.shape}")
-        L, H = self.num_layers, self.hidden_size
-        want = (L, H) if unbatched else (L, B, H)
+        """x as a (T, B, input_size) copy, whether it was batched, and h0, c0 (L, B, H)."""
+        cfg = self.config
+        x = as_array("x", x, self.dtype)
+        batched = sequence_layout("x", x.shape, cfg.input_size, cfg.batch_first)
+        if not batched:
+            x = x[:, None]
+        elif cfg.batch_first:
+            x = x.transpose(1, 0, 2)
+        x = np.array(x)  # the tape's own copy: the caller may reuse its buffer
+        B = x.shape[1]
+        want = state_shape(cfg.num_layers, B, cfg.hidden_size, batched)
+        names = ("h0", "c0") if cfg.cell == "lstm" else ("h0",)
+        given = [None] * len(names) if hx is None else state_pair(cfg.cell, hx)
         states = []
-        names = ("h0", "c0") if self.cell == "lstm" else ("h0",)
-        if hx is not None and self.cell == "lstm":
-            if not (isinstance(hx, tuple | list) and len(hx) == 2):
-                raise ValueError("hx: expected a tuple (h0, c0) for cell='lstm'")
-            given = list(hx)
-        else:
-            given = [hx] * len(names)
         for name, value in zip(names, given, strict=True):
             if value is None:
-                states.append(np.zeros((L, B, H), self.dtype))
+                states.append(np.zeros((cfg.num_layers, B, cfg.hidden_size), self.dtype))
                 continue
-            s = as_float_array(name, value, self.dtype)
-            check_shape(name, s, want, f"(num_layers={L}, {'' if unbatched else 'B, '}H={H})")
-            states.append(s[:, None, :] if unbatched else s)
-        c0 = states[1] if self.cell == "lstm" else None
-        return X, unbatched, states[0], c0, self._callers_memory(x_given, x)
+            s = as_array(name, value, self.dtype)
+            check_shape(name, s.shape, want, "(num_layers, B, hidden_size)" if batched else
+                        "(num_layers, hidden_size) for an unbatched x")
+            states.append(np.array(s if batched else s[:, None]))
+        return x, batched, states[0], (states[1] if cfg.cell == "lstm" else None)
 
-    def forward(self, x, hx=None, *, train=False, rng=None, grad=True) -> StackOutput:
-        """Run the stack. ``train=True`` applies inter-layer dropout (masks drawn from ``rng``).
-
-        ``grad=False`` is inference (what ``torch.no_grad()`` is to torch): only the hidden
-        states and the final cell states are kept (``output``, ``h_n``, ``c_n``, ``h``,
-        ``layer_outputs``), not the gates, the cell state of every step and the other
-        intermediates backward needs, so the pass is faster and lighter; ``backward()``,
-        ``gates()`` and ``c`` of its output raise ``ValueError``.
-        """
-        X, unbatched, h0, c0, callers = self._inputs(x, hx)
-        if grad and callers:  # backward reads X, and the caller may change x before it runs
-            X = X.copy()
-        drop = check_bool("train", train) and self.dropout > 0 and self.num_layers > 1
-        rng = np.random.default_rng(rng) if drop else None
-        layers, inp = [], X
-        L, lstm = self.num_layers, self.cell == "lstm"
-        seqs = {"h": [], "c": [] if lstm else None, "u": []}
-        # A plain stack feeds each layer's h straight to the next: a cell that offers
-        # stack_buffers keeps all layers' states in one buffer laid out so (no copies).
-        share = getattr(self._cell, "stack_buffers", None)
-        zs = share(X, L, self.hidden_size) if share and not (
-            self.layer_norm or self.residual or drop) else None
-        bufs = [{}] * L if zs is None else [{"z": z} for z in zs]
-        for k, kern in enumerate(self.kernels()):
-            hseq, cseq, cache = self._cell.forward(kern, inp, h0[k], c0[k] if lstm else None,
-                                                   grad, **bufs[k])
-            seqs["h"].append(hseq)
-            if lstm:
-                seqs["c"].append(cseq)
-            rec = {"cell": cache, "ln": None, "mask": None}
-            u = hseq
-            if self.layer_norm:
-                u, rec["ln"] = norm.layer_norm(u, self._params[f"ln_weight_l{k}"],
-                                               self._params[f"ln_bias_l{k}"])
-            if self.residual and k >= 1:
-                u = u + inp
-            rec["u"] = u
-            seqs["u"].append(u)
-            layers.append(rec)
-            inp = u
-            if drop and k < L - 1:
-                rec["mask"] = norm.dropout_mask(u.shape, self.dropout, rng, self.dtype)
-                inp = u * rec["mask"]
-        h_n = np.stack([s[-1] for s in seqs["h"]])
-        c_n = np.stack([s[-1] for s in seqs["c"]]) if lstm else None
-        y = read_only(layers[-1]["u"])
-        if unbatched:
-            out = StackOutput(y[:, 0], h_n[:, 0], None if c_n is None else c_n[:, 0])
-        else:
-            out = StackOutput(y.transpose(1, 0, 2) if self.batch_first else y, h_n, c_n)
-        out._seqs = seqs
-        out._cache = {"layers": layers, "X": X, "unbatched": unbatched, "cell": self._cell,
-                      "grad": bool(grad), "stack": self, "version": self._version}
-        return out
+    def forward(self, x, hx=None) -> StackOutput:
+        """Run the stack over x; see the class docstring for the Inputs and Outputs."""
+        x, batched, h0, c0 = self._inputs(x, hx)
+        cfg, layers, inp = self.config, [], x
+        dropping = self.training and cfg.dropout > 0
+        for k in range(cfg.num_layers):  # layer k over the whole sequence, then k + 1
+            c0k = None if c0 is None else c0[k]
+            hs, cs, steps = layer_forward(self._cell, inp, h0[k], c0k, self._weights(k))
+            a, ln = hs, None  # (T, B, H)
+            if cfg.layer_norm:
+                a, ln = layer_norm(hs, self._params[param_name("ln_weight", k)],
+                                   self._params[param_name("ln_bias", k)])
+            u = a + inp if cfg.residual and k >= 1 else a  # what layer k hands upward
+            mask = None
+            if dropping and k < cfg.num_layers - 1:  # never on the top layer's output
+                mask = dropout_mask(u.shape, cfg.dropout, self.generator, self.dtype)
+            layers.append(LayerTape(inp, h0[k], c0k, hs, cs, steps, ln, u, mask))
+            inp = u if mask is None else u * mask
+        tape = Tape(self, self._version, tuple(layers), batched)
+        return StackOutput(tape, cfg.cell, cfg.batch_first)
 
     __call__ = forward
 
-    # ------------------------------------------------------------------ backward
-    def backward(self, out: StackOutput, grad_output, grad_h_n=None, grad_c_n=None) -> Gradients:
-        """Hand-written BPTT through time and down the stack; returns every gradient."""
-        from stacklib.numpy.backward import stack_backward
+    def backward(self, out: StackOutput, grad_output, grad_h_n=None,
+                 grad_c_n=None) -> Gradients:
+        """BPTT by hand, through time and down the stack: the gradients of the loss
+        ``sum(output * grad_output) + sum(h_n * grad_h_n) + sum(c_n * grad_c_n)`` with respect
+        to every parameter, the input and the initial states (see ``backward.py``)."""
+        if not isinstance(out, StackOutput):
+            raise TypeError(f"out: expected the StackOutput of this stack's forward(), got "
+                            f"{type(out).__name__}")
+        if out.tape.stack is not self or out.tape.version != self._version:
+            raise ValueError("out: computed by another stack, or by this one before its "
+                             "weights changed (load_state_dict, reset_parameters); run "
+                             "forward() again")
+        cfg = self.config
+        weights = [self._weights(k) for k in range(cfg.num_layers)]
+        ln_gains = ([self._params[param_name("ln_weight", k)] for k in range(cfg.num_layers)]
+                    if cfg.layer_norm else None)
+        return stack_backward(out.tape, cfg, weights, ln_gains, out.output.shape, grad_output,
+                              grad_h_n, grad_c_n)
 
-        return stack_backward(self, out, grad_output, grad_h_n, grad_c_n)
+    # ------------------------------------------------------------------ torch.nn
+    @classmethod
+    def from_torch(cls, module, dtype=None) -> StackedRNN:
+        """A NumPy twin of a ``torch.nn.RNN/GRU/LSTM`` or ``stacklib.torch.StackedRNN``, with
+        its configuration, weights and mode; ``dtype`` defaults to the module's."""
+        config = StackConfig.of(module)
+        if not hasattr(module, "named_parameters"):  # a NumPy stack: from_config + state_dict
+            raise TypeError(f"module: expected a torch module, got {type(module).__name__}")
+        state = module.state_dict()
+        if dtype is None:  # bfloat16 has no NumPy twin: float32 holds it exactly
+            first = next(iter(state.values())).detach()
+            bf16 = str(first.dtype) == "torch.bfloat16"
+            dtype = np.float32 if bf16 else first.cpu().numpy().dtype
+        stack = cls.from_config(config, dtype=dtype)
+        stack.load_state_dict(state)
+        return stack.train(module.training)
 
-    def __repr__(self):
-        extras = "".join(f", {n}=True" for n in ("residual", "layer_norm") if getattr(self, n))
-        return (f"StackedRNN({self.input_size}, {self.hidden_size}, num_layers={self.num_layers}, "
-                f"cell={self.cell!r}, dropout={self.dropout}{extras}, dtype={self.dtype})")
+    def to_torch(self):
+        """The ``torch.nn.RNN/GRU/LSTM`` with this stack's configuration, weights and mode
+        (plain stacks only: torch.nn has no residual or layer-norm option)."""
+        import torch
+
+        kwargs = self.config.torch_kwargs()
+        module = torch_nn_class(self.config.cell)(**kwargs, dtype=getattr(torch, self.dtype.name))
+        module.load_state_dict({k: torch.from_numpy(v) for k, v in self.state_dict().items()})
+        return module.train(self.training)
+
+    def __repr__(self) -> str:
+        return f"StackedRNN({self.config}, dtype={self.dtype})"

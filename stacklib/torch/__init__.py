@@ -1,6 +1,6 @@
-"""PyTorch modules: explicit RNN/GRU/LSTM cells and the cell-agnostic StackedRNN skeleton."""
+"""``stacklib.torch``: StackedRNN, an ``nn.Module`` with torch.nn.RNN/GRU/LSTM's interface and
+parameters, written as explicit per-step cells (``cells.py``) in two loops (``stack.py``)."""
 
-from .cells import GRUCell, LSTMCell, RNNCell
 from .stack import StackedRNN
 
-__all__ = ["GRUCell", "LSTMCell", "RNNCell", "StackedRNN"]
+__all__ = ["StackedRNN"]

@@ -17,211 +17,170 @@ torch.nn.RNN / GRU / LSTM with num_layers=L: same parameter names, shapes and re
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from stacklib._validate import LN_EPS, as_float_array, check_state
+from stacklib._validate import as_array, check_state
+from stacklib.config import (
+    LN_EPS,
+    ConfigFields,
+    StackConfig,
+    check_unsupported,
+    param_name,
+    torch_nn_class,
+)
 
-from ._checks import check_config, check_hx, check_input
+from ._checks import check_hx, check_input
 from .cells import CELLS
 
-_TORCH_NN = {"rnn": nn.RNN, "gru": nn.GRU, "lstm": nn.LSTM}
 
+class StackedRNN(ConfigFields, nn.Module):
+    """A stack of ``num_layers`` RNN, GRU or LSTM layers: ``torch.nn.RNN/GRU/LSTM``'s
+    interface, parameters and results, written as the two loops of the lecture, plus stacklib's
+    ``residual`` and ``layer_norm`` variants.
 
-class StackedRNN(nn.Module):
-    """A stack of ``num_layers`` recurrent cells (``cell`` in "rnn", "gru", "lstm").
+    Args:
+        input_size, hidden_size, num_layers, cell, nonlinearity, bias, batch_first, dropout,
+        residual, layer_norm: the stack's ``StackConfig`` (see there).
+        bidirectional, proj_size: torch.nn's, refused unless False and 0.
+        device, dtype: torch.nn's factory arguments.
 
-    forward(x, hx=None) returns ``(output, (h_n, c_n))`` for LSTM and ``(output, h_n)`` otherwise,
-    with torch.nn's shapes: x (T, B, in), or (B, T, in) if batch_first, or unbatched (T, in).
-    ``state_dict()`` uses the module's own names (``cells.0.weight_ih``, ...);
-    ``flat_state_dict()`` / ``load_flat_state_dict()`` speak torch.nn's (``weight_ih_l0``, ...).
-    ``device`` and ``dtype`` are torch.nn's factory arguments. Not supported: ``bidirectional``,
-    ``proj_size``.
+    Inputs: x, hx
+        x: (T, B, input_size), (B, T, input_size) with ``batch_first``, or unbatched
+            (T, input_size), of the module's dtype.
+        hx: h0, or (h0, c0) for an LSTM, each (num_layers, B, hidden_size) ((num_layers,
+            hidden_size) unbatched). Default: zeros.
+
+    Outputs: ``(output, h_n)``, or ``(output, (h_n, c_n))`` for an LSTM, as torch.nn's.
+
+    Parameters are registered under torch.nn's names (``weight_ih_l0``, ``weight_hh_l0``,
+    ``bias_ih_l0``, ...; with ``layer_norm`` also ``ln_weight_l{k}`` and ``ln_bias_l{k}``), so
+    ``state_dict()`` has exactly ``torch.nn.LSTM``'s keys and loads its state dict.
+
+    Examples::
+
+        >>> _ = torch.manual_seed(0)
+        >>> reference = nn.LSTM(10, 20, 2)
+        >>> stack = StackedRNN(10, 20, 2)
+        >>> stack.load_state_dict(reference.state_dict())
+        <All keys matched successfully>
+        >>> x = torch.randn(5, 3, 10)
+        >>> output, (h_n, c_n) = stack(x)
+        >>> output.shape, torch.allclose(output, reference(x)[0], atol=1e-6)
+        (torch.Size([5, 3, 20]), True)
     """
 
-    def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        num_layers: int = 1,
-        *,
-        cell: str = "lstm",
-        nonlinearity: str = "tanh",
-        bias: bool = True,
-        batch_first: bool = False,
-        dropout: float = 0.0,
-        residual: bool = False,
-        layer_norm: bool = False,
-        device: torch.device | str | None = None,
-        dtype: torch.dtype | None = None,
-    ) -> None:
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, *,
+                 cell: str = "lstm", nonlinearity: str = "tanh", bias: bool = True,
+                 batch_first: bool = False, dropout: float = 0.0, residual: bool = False,
+                 layer_norm: bool = False, bidirectional: bool = False, proj_size: int = 0,
+                 device: torch.device | str | None = None,
+                 dtype: torch.dtype | None = None) -> None:
         super().__init__()
-        flags = dict(bias=bias, batch_first=batch_first, residual=residual, layer_norm=layer_norm)
-        check_config(input_size, hidden_size, num_layers, cell, nonlinearity, dropout, flags)
-        self.input_size = int(input_size)
-        self.hidden_size = H = int(hidden_size)
-        self.num_layers = L = int(num_layers)
-        self.cell = cell
-        self.nonlinearity = nonlinearity
-        self.bias = bool(bias)
-        self.batch_first = bool(batch_first)
-        self.dropout = float(dropout)
-        self.residual = bool(residual)
-        self.layer_norm = bool(layer_norm)
+        check_unsupported(bidirectional, proj_size)
+        if dtype is not None and not (isinstance(dtype, torch.dtype) and dtype.is_floating_point):
+            raise TypeError(f"dtype: expected a floating torch.dtype, got {dtype!r}")
+        self.config = cfg = StackConfig(
+            input_size, hidden_size, num_layers, cell=cell, nonlinearity=nonlinearity,
+            bias=bias, batch_first=batch_first, dropout=dropout, residual=residual,
+            layer_norm=layer_norm)
+        for name, shape in cfg.param_shapes().items():
+            self.register_parameter(name, nn.Parameter(torch.empty(shape, device=device,
+                                                                   dtype=dtype)))
+        self.reset_parameters()
 
-        extra = {"nonlinearity": nonlinearity} if cell == "rnn" else {}
-        fan_in = [self.input_size] + [H] * (L - 1)  # layer 1 reads x, layer l >= 2 reads x^[l]
-        self.cells = nn.ModuleList(CELLS[cell](n, H, bias, **extra) for n in fan_in)
-        self.norms = (
-            nn.ModuleList(nn.LayerNorm(H, eps=LN_EPS) for _ in range(L)) if layer_norm else None
-        )
-        if device is not None or dtype is not None:  # torch.nn's factory arguments
-            floating = isinstance(dtype, torch.dtype) and dtype.is_floating_point
-            if dtype is not None and not floating:
-                raise ValueError(f"dtype: expected a floating torch.dtype, got {dtype!r}")
-            self.to(device=device, dtype=dtype)
+    def reset_parameters(self) -> None:
+        """torch.nn's initialisation (``StackConfig.initial_constant``), from torch's RNG."""
+        cfg = self.config
+        for name, p in self.named_parameters():
+            constant = cfg.initial_constant(name)
+            if constant is not None:
+                nn.init.constant_(p, constant)
+            else:
+                nn.init.uniform_(p, -cfg.init_bound, cfg.init_bound)
+
+    def _layer(self, k: int) -> tuple:
+        """Layer k's weight_ih, weight_hh, bias_ih, bias_hh (biases None without bias)."""
+        return tuple(getattr(self, param_name(part, k), None)
+                     for part in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
 
     # ------------------------------------------------------------------ forward
     def forward(self, x: Tensor, hx: Tensor | tuple[Tensor, Tensor] | None = None):
-        L, H = self.num_layers, self.hidden_size
-        dtype = self.cells[0].weight_ih.dtype
-        x, batched = check_input(x, self.input_size, self.batch_first, dtype)  # (T, B, in)
+        cfg = self.config
+        L, H, dtype = cfg.num_layers, cfg.hidden_size, self.weight_ih_l0.dtype
+        x, batched = check_input(x, cfg, dtype)            # (T, B, in)
         T, B, _ = x.shape
-
-        # state[l] = (h^[l],) or (h^[l], c^[l]), each (B, H); zeros unless hx is given
-        if hx is None:
-            state = [c.init_state(B, x.dtype, x.device) for c in self.cells]
+        if hx is None:                                     # zeros: one memory per layer
+            zeros = x.new_zeros(L, B, H)
+            hx = [zeros, zeros] if cfg.cell == "lstm" else [zeros]
         else:
-            h0s = check_hx(hx, self.cell, L, B, H, batched, dtype)  # each (L, B, H)
-            state = [tuple(s[l] for s in h0s) for l in range(L)]
+            hx = check_hx(hx, cfg, B, batched, dtype)      # each (L, B, H)
+        state = [tuple(s[l] for s in hx) for l in range(L)]  # state[l]: (h,) or (h, c)
+        cell = CELLS[cfg.cell]
+        extra = {"nonlinearity": cfg.nonlinearity} if cfg.cell == "rnn" else {}
 
         outputs = []
         for t in range(T):                                 # one loop over time ...
             inp = x[t]                                     # x^[1]_t: (B, in)
-            for l, cell in enumerate(self.cells):          # ... one climb over the layers
-                state[l] = cell(inp, state[l])             # h^[l]_t (, c^[l]_t): (B, H)
-                a = state[l][0]                            # (B, H)
-                if self.norms is not None:
-                    norm = self.norms[l]
-                    a = F.layer_norm(a, (H,), norm.weight, norm.bias, LN_EPS)
-                u = a + inp if self.residual and l > 0 else a  # (B, H)
+            for l in range(L):                             # ... one climb over the layers
+                state[l] = cell(inp, state[l], *self._layer(l), **extra)
+                a = state[l][0]                            # h^[l]_t: (B, H)
+                if cfg.layer_norm:
+                    a = F.layer_norm(a, (H,), getattr(self, param_name("ln_weight", l)),
+                                     getattr(self, param_name("ln_bias", l)), LN_EPS)
+                u = a + inp if cfg.residual and l > 0 else a  # u^[l]_t: (B, H)
                 if l < L - 1:                              # x^[l+1]_t: (B, H)
-                    inp = F.dropout(u, self.dropout, self.training)
+                    inp = F.dropout(u, cfg.dropout, self.training)
                 else:
                     inp = u                                # the top is never dropped
             outputs.append(inp)                            # y_t = u^[L]_t: (B, H)
 
         output = torch.stack(outputs)                      # (T, B, H)
         h_n = torch.stack([s[0] for s in state])           # (L, B, H)
-        c_n = torch.stack([s[1] for s in state]) if self.cell == "lstm" else None
+        c_n = torch.stack([s[1] for s in state]) if cfg.cell == "lstm" else None
         if not batched:
             output, h_n = output.squeeze(1), h_n.squeeze(1)  # (T, H), (L, H)
             c_n = c_n.squeeze(1) if c_n is not None else None
-        elif self.batch_first:
+        elif cfg.batch_first:
             output = output.transpose(0, 1)                # (B, T, H)
-        return (output, (h_n, c_n)) if self.cell == "lstm" else (output, h_n)
+        return (output, (h_n, c_n)) if cfg.cell == "lstm" else (output, h_n)
 
-    # ------------------------------------------------------- flat state dicts
-    def _flat_params(self) -> dict[str, nn.Parameter]:
-        """name -> Parameter, with torch.nn's flat names (weight_ih_l0, ...)."""
-        params: dict[str, nn.Parameter] = {}
-        for k, cell in enumerate(self.cells):
-            params[f"weight_ih_l{k}"] = cell.weight_ih
-            params[f"weight_hh_l{k}"] = cell.weight_hh
-            if self.bias:
-                params[f"bias_ih_l{k}"] = cell.bias_ih
-                params[f"bias_hh_l{k}"] = cell.bias_hh
-        if self.norms is not None:
-            for k, norm in enumerate(self.norms):
-                params[f"ln_weight_l{k}"] = norm.weight
-                params[f"ln_bias_l{k}"] = norm.bias
-        return params
+    # ------------------------------------------------------------------ state dicts
+    def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
+        """torch.nn's, after checking the whole state dict first (strict: exactly the keys of
+        ``state_dict()``; every value real, finite and of its parameter's shape; NumPy arrays
+        accepted): a ``TypeError`` or ``ValueError`` naming the key, and nothing loaded."""
+        if strict:
+            def convert(key, value):  # checked as float64 (the widest); copy_ then converts
+                checked = as_array(key, value, np.float64, cast=True)
+                return value if isinstance(value, Tensor) else torch.from_numpy(checked)
 
-    def flat_state_dict(self) -> dict[str, Tensor]:
-        """Copies of all parameters under torch.nn's flat names (plus ln_weight/bias_l{k})."""
-        return {k: p.detach().clone() for k, p in self._flat_params().items()}
+            own = {k: tuple(p.shape) for k, p in self.named_parameters()}
+            state_dict = check_state("state_dict", state_dict, own,
+                                     f"this module ({self.config})", convert)
+        return super().load_state_dict(state_dict, strict=strict, assign=assign)
 
-    def load_flat_state_dict(self, state: Mapping[str, object]) -> None:
-        """Load a flat state dict (tensors or numpy arrays), e.g. nn.LSTM(...).state_dict().
-
-        Keys must match exactly and shapes strictly; nothing is loaded if anything is wrong.
-        """
-        params = self._flat_params()
-        values = check_state(
-            "state", state, {k: p.shape for k, p in params.items()},
-            f"a {self.num_layers}-layer {self.cell!r} stack (bias={self.bias}, "
-            f"layer_norm={self.layer_norm})",
-            lambda key, v: torch.from_numpy(np.array(as_float_array(key, v, np.float64))))
-        with torch.no_grad():
-            for key, p in params.items():
-                p.copy_(values[key].to(dtype=p.dtype, device=p.device))
-
-    # ----------------------------------------------------- torch.nn bridges
-    def to_torch_nn(self) -> nn.RNNBase:
-        """An nn.RNN / nn.GRU / nn.LSTM with identical weights (plain stacks only)."""
-        if self.residual or self.layer_norm:
-            raise ValueError(
-                "residual/layer_norm: torch.nn.RNN/GRU/LSTM has neither; expected "
-                f"residual=False and layer_norm=False, got residual={self.residual}, "
-                f"layer_norm={self.layer_norm}"
-            )
-        kwargs = {}
-        if self.cell == "rnn":
-            if self.nonlinearity == "linear":
-                raise ValueError(
-                    "nonlinearity: torch.nn.RNN supports 'tanh' or 'relu', got 'linear'"
-                )
-            kwargs["nonlinearity"] = self.nonlinearity
-        ref = self.cells[0].weight_ih
-        module = _TORCH_NN[self.cell](
-            self.input_size,
-            self.hidden_size,
-            self.num_layers,
-            bias=self.bias,
-            batch_first=self.batch_first,
-            dropout=self.dropout,
-            dtype=ref.dtype,
-            device=ref.device,
-            **kwargs,
-        )
-        module.load_state_dict(self.flat_state_dict())
-        return module.train(self.training)
-
+    # ------------------------------------------------------------------ torch.nn
     @classmethod
-    def from_torch_nn(cls, module: nn.Module) -> StackedRNN:
-        """Build a StackedRNN with the configuration and weights of nn.RNN / GRU / LSTM."""
-        cell = next((c for c, t in _TORCH_NN.items() if isinstance(module, t)), None)
-        if cell is None:
-            raise ValueError(
-                f"module: expected torch.nn.RNN, GRU or LSTM, got {type(module).__name__}"
-            )
-        if module.bidirectional:
-            raise ValueError("module: bidirectional=True is not supported, got a bidirectional one")
-        if getattr(module, "proj_size", 0):
-            raise ValueError(f"module: proj_size must be 0, got {module.proj_size}")
-        ref = module.weight_ih_l0
-        stack = cls(
-            module.input_size,
-            module.hidden_size,
-            module.num_layers,
-            cell=cell,
-            nonlinearity=module.nonlinearity if cell == "rnn" else "tanh",
-            bias=module.bias,
-            batch_first=module.batch_first,
-            dropout=float(module.dropout),
-            device=ref.device,
-            dtype=ref.dtype,
-        )
-        stack.load_flat_state_dict(module.state_dict())
+    def from_torch(cls, module: nn.Module) -> StackedRNN:
+        """A StackedRNN with the configuration, weights, device, dtype and mode of a
+        ``torch.nn.RNN/GRU/LSTM`` (or of another stacklib.torch.StackedRNN)."""
+        config = StackConfig.of(module)
+        ref = next(module.parameters())
+        stack = cls.from_config(config, device=ref.device, dtype=ref.dtype)
+        stack.load_state_dict(module.state_dict())
         return stack.train(module.training)
 
+    def to_torch(self) -> nn.RNNBase:
+        """The ``torch.nn.RNN/GRU/LSTM`` with identical configuration, weights and mode (plain
+        stacks only: torch.nn has no residual or layer-norm option)."""
+        ref = self.weight_ih_l0
+        module = torch_nn_class(self.config.cell)(**self.config.torch_kwargs(),
+                                                  dtype=ref.dtype, device=ref.device)
+        module.load_state_dict(self.state_dict())
+        return module.train(self.training)
+
     def extra_repr(self) -> str:
-        return (
-            f"cell={self.cell!r}, input_size={self.input_size}, hidden_size={self.hidden_size}, "
-            f"num_layers={self.num_layers}, residual={self.residual}, "
-            f"layer_norm={self.layer_norm}, dropout={self.dropout}"
-        )
+        return str(self.config)

@@ -1,14 +1,15 @@
-"""Between-layer operations of the stack: layer normalisation and inverted dropout."""
+"""What happens between two layers of the stack: layer normalisation and inverted dropout."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from stacklib._validate import LN_EPS
+from stacklib.config import LN_EPS
 
 
 def layer_norm(a, weight, bias, eps=LN_EPS):
-    """Normalise over the last (hidden) axis, then scale and shift. Returns (y, cache)."""
+    """Normalise over the last (hidden) axis, then scale and shift (torch.nn.LayerNorm).
+    Returns (y, record) where ``layer_norm_backward`` reads the record."""
     mu = a.mean(axis=-1, keepdims=True)
     centred = a - mu
     inv_std = 1.0 / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + eps)
@@ -31,7 +32,8 @@ def layer_norm_backward(dy, weight, cache):
     return da, dweight, dbias
 
 
-def dropout_mask(shape, p, rng, dtype):
-    """Inverted dropout: each entry is 0 with probability p, else 1/(1-p)."""
-    keep = rng.random(shape) >= p
+def dropout_mask(shape, p, generator, dtype):
+    """Inverted dropout: each entry is 0 with probability p, else 1/(1-p), so that the
+    expected value is unchanged and evaluation needs no rescaling."""
+    keep = generator.random(shape) >= p
     return keep.astype(dtype) / dtype.type(1.0 - p)
