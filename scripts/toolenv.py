@@ -1,8 +1,8 @@
 """Where the tools this project starts keep their state: inside the project, never in $HOME.
 
-The one table every entry point uses — the MkDocs hook (hooks/kernel_env.py), the scripts, the
-tests; the Makefile exports the same values for the tools it runs directly (pip, mike), and a
-test (tests/test_toolenv.py) keeps it in step with this table.
+The one table every entry point uses — the scripts and the tests; the Makefile exports the same
+values for the tools it runs directly (pip, mkdocs, mike), and a test (tests/test_toolenv.py)
+keeps it in step with this table.
 """
 
 from __future__ import annotations

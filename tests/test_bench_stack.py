@@ -1,6 +1,6 @@
 """The speed benchmark runs, and its two GEMM floors compute the same products.
 
-Speed itself is never asserted here (this machine is noisy): ``scripts/bench_stack.py`` prints
+Speed itself is never asserted here (this machine is noisy): ``scripts/benchmarks/stack.py`` prints
 it. These tests keep the benchmark working and its comparison of BLAS libraries honest.
 """
 
@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from _benchlib import lstm_gemm_floor
-from bench_stack import split_gap
 
+from scripts.benchmarks.stack import split_gap
+from scripts.benchmarks.stack_floors import lstm_gemm_floor
 from stacklib.numpy import from_torch
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +43,7 @@ def test_gemm_floors_compute_the_same_products(B, backward):
 
 
 def test_benchmark_runs_and_reports_every_row():
-    cmd = [sys.executable, str(ROOT / "scripts" / "bench_stack.py"), "--cells", "lstm",
+    cmd = [sys.executable, "-m", "scripts.benchmarks.stack", "--cells", "lstm",
            "--layers", "1", "--batch", "1", "--budget", "0.05", "--settle", "0"]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert run.returncode == 0, run.stderr

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from stacklib import data
-from stacklib.experiments import REGISTRY, lm
+from stacklib.experiments import lm
 from stacklib.experiments.depth_data import DepthDataConfig, depth_data
 from stacklib.experiments.depth_width import DepthWidthConfig, depth_vs_width, lstm_params
 from stacklib.experiments.gradient_flow import GradientFlowConfig, grad_norms, gradient_flow
@@ -203,22 +203,16 @@ def test_residual_raises_the_minimum_gradient_across_8_layers():
         assert by["plain"]["layer_factor"] < 1.0
 
 
-def test_runner_writes_stable_json_and_caches(tmp_path, capsys):
-    import importlib.util
-    import pathlib
+def test_runner_writes_stable_json_and_caches(tmp_path):
+    from scripts.experiments.runner import run
 
-    path = pathlib.Path(__file__).resolve().parent.parent / "scripts" / "run_experiments.py"
-    spec = importlib.util.spec_from_file_location("run_experiments", path)
-    runner = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(runner)
-    assert runner.rounded({"a": [1.23456789, float("nan")], "b": 3}) == {"a": [1.23457, None],
-                                                                           "b": 3}
-    assert set(runner.REGISTRY) == set(REGISTRY)
-    args = ["--tiny", "--only", "gradient_flow", "--workers", "1", "--out", str(tmp_path)]
-    assert runner.main(args) == 0
-    first = (tmp_path / "gradient_flow.json").read_text()
+    logged: list[str] = []
+    args = {"docs": tmp_path, "tiny": True, "workers": 1, "log": logged.append}
+    assert run(["gradient_flow"], **args) == ["gradient_flow"]
+    folder = tmp_path / "generated" / "experiments"
+    first = (folder / "gradient_flow.json").read_text()
     assert "duration_s" not in first and json.loads(first)["name"] == "gradient_flow"
-    assert "duration_s" in (tmp_path / "_timings.json").read_text()
-    assert runner.main(args) == 0
-    assert "cached" in capsys.readouterr().out
-    assert (tmp_path / "gradient_flow.json").read_text() == first
+    assert "duration_s" in (folder / "_timings.json").read_text()
+    assert run(["gradient_flow"], **args) == []
+    assert logged[-1].endswith("1 cached")
+    assert (folder / "gradient_flow.json").read_text() == first

@@ -1,7 +1,7 @@
 """Page speed: Lighthouse on the home page and the heaviest lecture page, mobile and desktop.
 
     npm ci                                   # once: lighthouse@12.2.3 from package-lock.json
-    python scripts/bench_lighthouse.py [--site-dir DIR] [--page 10-verdict/] [--json out.json]
+    python -m scripts.benchmarks.lighthouse [--site-dir DIR] [--page 10-verdict/] [--json out.json]
 
 Builds the site (strict) unless --site-dir is given, serves it on 127.0.0.1 under site_url's
 path with gzip (as GitHub Pages does), picks the heaviest lecture page (HTML + the images,
@@ -14,45 +14,20 @@ best practices 100, SEO >= 95, heaviest page <= 700 KiB. A benchmark, not a test
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import re
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _sitelib import CHROMIUM, CHROMIUM_FLAGS, ROOT, SiteHandler, build_site, serve, site_path
+from scripts.site import CHROMIUM, CHROMIUM_FLAGS, ROOT, build, serve, site_path
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 TARGETS = {"mobile": {"performance": 90}, "desktop": {"performance": 100},
            "all": {"accessibility": 100, "best-practices": 100, "seo": 95}}
 MAX_WEIGHT_KIB = 700
-TEXT_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml")
-
-
-class GzipHandler(SiteHandler):
-    """Like GitHub Pages: gzip for text responses when the client accepts it."""
-
-    def do_GET(self):
-        path = self.translate_path(self.path)
-        if os.path.isdir(path):
-            path = os.path.join(path, "index.html")
-        ctype = self.guess_type(path)
-        if ("gzip" not in self.headers.get("Accept-Encoding", "") or not os.path.isfile(path)
-                or not ctype.startswith(TEXT_TYPES)):
-            return super().do_GET()
-        data = gzip.compress(Path(path).read_bytes(), compresslevel=6, mtime=0)
-        self.send_response(200)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "max-age=600")
-        self.end_headers()
-        self.wfile.write(data)
 
 
 def page_weight(site: Path, rel: str) -> int:
@@ -120,11 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="lh-") as tmp:
         site = args.site_dir or Path(tmp) / "site"
         if args.site_dir is None:
-            build_site(site)
+            build(site)
         page = args.page or heaviest_page(site)
         print(f"heaviest lecture page: {page} ({page_weight(site, page) / 1024:.0f} KiB "
               "uncompressed HTML + referenced files)")
-        with serve(site, site_path(), GzipHandler) as base:
+        with serve(site, gzip=True) as origin:
+            base = origin + site_path()
             for rel in ("", page):
                 for form in args.forms.split(","):
                     name = f"{(rel or 'home').strip('/')}-{form}.json"

@@ -1,9 +1,9 @@
 """Markdown-only live reload: seconds from saving a page to `mkdocs serve` serving the change.
 
-    python scripts/bench_reload.py [--page 12-summary.md] [--edits 3] [--in-place]
+    python -m scripts.benchmarks.reload [--page 12-summary.md] [--edits 3] [--in-place]
 
-Starts `mkdocs serve` the way `make preview` does (STACK_EXECUTE_NOTEBOOK=false; the docs-only
-venv .venv-docs if it exists, else this interpreter's), waits for the first build, then appends
+Starts `mkdocs serve` the way `make preview` does (the docs-only venv .venv-docs if it exists,
+else this interpreter's), waits for the first build, then appends
 a marker paragraph to one page, polls the served HTML until the marker appears, and repeats.
 By default it works on a copy of the site sources in a temporary directory, so nobody's page is
 touched; --in-place edits docs/ itself (and restores the page). A benchmark, not a test.
@@ -22,11 +22,10 @@ import time
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _sitelib import ROOT, tool_env
+from scripts.site import ROOT
+from scripts.toolenv import tool_env
 
-SOURCES = ["mkdocs.yml", "docs", "hooks", "overrides", "code_lab",
-           "scripts/_toolenv.py"]  # hooks/kernel_env.py imports it
+SOURCES = ["mkdocs.yml", "docs", "hooks", "overrides", "code_lab", "stacklib"]  # snippets read
 
 
 def free_port() -> int:
@@ -109,9 +108,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="STACK_PRINT_SITE=false: skip the print page (as `make preview` should)")
     ap.add_argument("--dirty", action="store_true", help="mkdocs serve --dirty")
     args = ap.parse_args(argv)
-    env = {"STACK_EXECUTE_NOTEBOOK": "false"}
-    if args.no_print:
-        env["STACK_PRINT_SITE"] = "false"
+    env = {"STACK_PRINT_SITE": "false"} if args.no_print else {}
     flags = ["--dirty"] if args.dirty else []
     with tempfile.TemporaryDirectory(prefix="reload-bench-") as tmp:
         workdir = ROOT

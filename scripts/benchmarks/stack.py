@@ -18,9 +18,9 @@ forward next to NumPy forward, ...), each after a 30 ms untimed pause (SETTLE_S,
 Last, each L=3 LSTM ratio is split, round by round, into its products ("numpy GEMMs only")
 and the rest, with what each target leaves the rest after NumPy's GEMMs or the same in torch.
 
-    python scripts/bench_stack.py                   # full table (~2-3 min)
-    python scripts/bench_stack.py --quick           # LSTM, L=3, B in {1, 32} (~1 min)
-    python scripts/bench_stack.py --cells lstm,gru --layers 1,3 --batch 32
+    python -m scripts.benchmarks.stack                   # full table (~2-3 min)
+    python -m scripts.benchmarks.stack --quick           # LSTM, L=3, B in {1, 32} (~1 min)
+    python -m scripts.benchmarks.stack --cells lstm,gru --layers 1,3 --batch 32
 
 OpenBLAS: on some processors this workplace sets OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE (older
 OpenBLAS builds crash without them); they force a slower kernel on a current NumPy. The script
@@ -94,7 +94,7 @@ def settle_environment(args):
         env = {k: v for k, v in os.environ.items() if k not in drop}
         env.update(malloc)
         env[REEXEC_MARK] = " ".join(f"{k}={v}" for k, v in drop.items())
-        os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), *sys.argv[1:]], env)
+        os.execve(sys.executable, [sys.executable, "-m", __spec__.name, *sys.argv[1:]], env)
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = str(args.threads)
     # Idle OpenBLAS workers spin for 2^28 cycles (~0.1 s) after NumPy's last call, on the core
@@ -158,7 +158,7 @@ def competitors(cell, B, L):
              ("stacklib.numpy grad=True", "fwd"): lambda: np_stack.forward(xn),
              ("stacklib.numpy", "fwd+bwd"): np_fwd_bwd}
     if cell == "lstm":
-        from _benchlib import lstm_gemm_floor
+        from scripts.benchmarks.stack_floors import lstm_gemm_floor
 
         for blas in ("numpy", "torch"):
             for mode in ("fwd", "fwd+bwd"):
@@ -173,7 +173,7 @@ def competitors(cell, B, L):
 
 
 def run_config(cell, B, L, budget, min_reps, settle):
-    from _benchlib import GATES, gemm_competitors, stack_flops, time_in_turns
+    from scripts.benchmarks.stack_floors import GATES, gemm_competitors, stack_flops, time_in_turns
 
     comps, note = competitors(cell, B, L)
     gemms, gemm_flops = gemm_competitors(T, B, H, GATES[cell])
@@ -249,7 +249,8 @@ def main(argv=None):
     openblas_note = settle_environment(args)
     import numpy as np
     import torch
-    from _benchlib import format_table, pin_threads
+
+    from scripts.benchmarks.stack_floors import format_table, pin_threads
 
     limiter, pools = pin_threads(args.threads)
     print(f"numpy {np.__version__}, torch {torch.__version__}; torch threads "
@@ -293,6 +294,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    here = os.path.dirname(os.path.abspath(__file__))
-    sys.path[:0] = [here, os.path.dirname(here)]  # _benchlib, and stacklib without an install
     sys.exit(main())

@@ -1,13 +1,13 @@
 """Self-host the math font: Latin Modern Math (OTF, Debian fonts-lmodern) -> two WOFF2 files.
 
-    python scripts/build_font.py [--src PATH] [--out DIR] [--css FILE]
+    python -m scripts.delivery.font [--src PATH] [--out DIR] [--css FILE]
 
 Writes docs/assets/fonts/lecture-math.woff2 and lecture-math-ext.woff2 (committed), copies the
 font's licence notice (GUST Font License) next to them, and rewrites the `unicode-range` of the
 two @font-face rules in docs/assets/css/math.css to the exact coverage of each file. The font is
 subset to the Unicode blocks a lecture's formulas use (Latin, Greek, mathematical alphanumerics,
 operators, arrows, delimiters), each file with its OpenType MATH table (stretchy variants and
-assemblies) kept. The split is for page speed (issue 6): the core file holds what this lecture's
+assemblies) kept. The split is for page speed: the core file holds what this lecture's
 formulas use (ASCII, Greek, math italic, operators, braces; ~110 kB), so a page downloads only
 it; the extension (the rest of the blocks) is fetched by the browser only for a page whose math
 uses one of its characters (CSS unicode-range). As the licence asks of modified versions, the
@@ -23,7 +23,8 @@ import shutil
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from scripts.toolenv import ROOT
+
 OUT = ROOT / "docs" / "assets" / "fonts"
 CSS = ROOT / "docs" / "assets" / "css" / "math.css"
 CANDIDATES = [

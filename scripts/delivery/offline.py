@@ -1,6 +1,6 @@
 """The offline copy: a zip of the site that works from file:// (search included).
 
-    python scripts/build_offline.py [--out build/depth-lecture-offline.zip] [--site-dir DIR]
+    python -m scripts.delivery.offline [--out build/depth-lecture-offline.zip] [--site-dir DIR]
 
 Builds with mkdocs-offline.yml (INHERITs mkdocs.yml; Material's offline plugin,
 use_directory_urls: false, the iframe-worker shim vendored in docs/assets/vendor/) into a
@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 import time
 import zipfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _sitelib import ROOT, build_site
+from scripts.site import ROOT, build
 
 CONFIG = "mkdocs-offline.yml"
 DEFAULT_OUT = ROOT / "build" / "depth-lecture-offline.zip"
@@ -61,7 +59,7 @@ def build_offline(out: Path = DEFAULT_OUT, site_dir: Path | None = None) -> Path
     with tempfile.TemporaryDirectory(prefix="offline-site-") as tmp:
         if site_dir is None:
             site_dir = Path(tmp) / "site"
-            build_site(site_dir, config=CONFIG)
+            build(site_dir, config=CONFIG)
         write_offline_data(site_dir)
         return zip_site(site_dir, out)
 

@@ -1,6 +1,6 @@
 """Print the whole lecture to one PDF: build/lecture.pdf.
 
-    python scripts/build_pdf.py [--site-dir DIR] [--out PDF] [--engine auto|playwright|cli]
+    python -m scripts.delivery.pdf [--site-dir DIR] [--out PDF] [--engine auto|playwright|cli]
 
 Builds the site (strict) into a temporary directory unless --site-dir points at an existing
 build, serves it on 127.0.0.1 under site_url's path, and prints the print-site plugin's
@@ -20,13 +20,11 @@ from __future__ import annotations
 import argparse
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _sitelib import CHROMIUM, CHROMIUM_FLAGS, ROOT, build_site, serve, site_path, site_url
+from scripts.site import CHROMIUM, CHROMIUM_FLAGS, ROOT, build, serve, site_path, site_url
 
 DEFAULT_OUT = ROOT / "build" / "lecture.pdf"
 FIXED_DATE = b"D:20000101000000+00'00'"
@@ -106,8 +104,8 @@ def print_pdf(site_dir: Path, out: Path = DEFAULT_OUT, engine: str = "auto",
             engine = "cli"
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp.pdf")
-    with serve(site_dir, site_path()) as base:
-        url = base + "print_page/"
+    with serve(site_dir) as origin:
+        url = origin + site_path() + "print_page/"
         if engine == "playwright":
             _print_playwright(url, tmp, site_url(), browser)
         else:
@@ -128,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         site_dir = args.site_dir
         if site_dir is None:
             site_dir = Path(tmp) / "site"
-            build_site(site_dir)
+            build(site_dir)
         if not (site_dir / "print_page" / "index.html").is_file():
             ap.error(f"{site_dir} has no print_page/index.html (print-site plugin missing?)")
         out = print_pdf(site_dir, args.out.resolve(), args.engine)

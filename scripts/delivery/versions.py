@@ -1,15 +1,13 @@
 """Deploy one version of the lecture into the gh-pages branch with mike (local; --push to publish).
 
-    python scripts/deploy_versions.py VERSION [ALIAS ...] [--title T] [--default ALIAS] [--push]
-    python scripts/deploy_versions.py 0.1 latest --default latest      # local gh-pages commit
-    python scripts/deploy_versions.py --list                           # what gh-pages holds
+    python -m scripts.delivery.versions VERSION [ALIAS ...] [--title T] [--default ALIAS] [--push]
+    python -m scripts.delivery.versions 0.1 latest --default latest   # local gh-pages commit
+    python -m scripts.delivery.versions --list                        # what gh-pages holds
 
 Runs `mike deploy --update-aliases VERSION ALIAS...` (a strict MkDocs build of the working tree,
 committed under VERSION/ in the gh-pages branch, `versions.json` updated) and, with --default,
 `mike set-default` (the site root redirects there). Nothing leaves the machine unless --push.
 `mike serve` (http://localhost:8000/) then shows Material's version selector listing every version.
-
-Set STACK_EXECUTE_NOTEBOOK=false to deploy without executing the code-lab notebook (no torch).
 """
 
 from __future__ import annotations
@@ -20,8 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _sitelib import ROOT, tool_env
+from scripts.site import ROOT
+from scripts.toolenv import tool_env
 
 
 def mike(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:

@@ -1,31 +1,30 @@
 """§11 code lab: run each lab file for real and capture what it prints.
 
-partials/codelab_{pytorch,keras,numpy}_out.md  the stdout of `python code_lab/<name>_lab.py`
-data/codelab.json                               the same outputs, parsed, for tests and widgets
+generated/partials/codelab_{pytorch,keras,numpy}_out.md  the stdout of
+                                                          `python code_lab/<name>_lab.py`
+generated/data/codelab.json                               the same outputs, parsed
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-from pathlib import Path
+from concurrent.futures import ThreadPoolExecutor
 
-from gen_common import ROOT, header_comment, write_json, write_text
+from scripts.generation.cache import ROOT
+from scripts.generation.markdown import header_comment
+from scripts.generation.write import Output
+from scripts.toolenv import tool_env
 
-NAME = "codelab"
-INPUTS = ["code_lab/*.py", "stacklib/walkthrough.py", "stacklib/__init__.py",
-          "stacklib/_validate.py", "stacklib/numpy/*.py"]
+DATA = ["code_lab/*.py"]  # run as programs: their imports count too
 LABS = ("pytorch", "keras", "numpy")
 
 
 def run_lab(name: str, timeout: float = 300) -> str:
-    """Run code_lab/<name>_lab.py in a fresh interpreter; return its stdout."""
+    """Run code_lab/<name>_lab.py in a fresh interpreter, as a reader would; return its stdout."""
     path = ROOT / "code_lab" / f"{name}_lab.py"
-    env = dict(os.environ)
-    env.setdefault("KERAS_BACKEND", "torch")
-    proc = subprocess.run([sys.executable, str(path)], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=timeout, check=False)
+    proc = subprocess.run([sys.executable, str(path)], cwd=ROOT, env=tool_env(),
+                          capture_output=True, text=True, timeout=timeout, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"{path.relative_to(ROOT)} failed ({proc.returncode}):\n{proc.stderr}")
     return proc.stdout.replace("\r\n", "\n")
@@ -46,13 +45,12 @@ def parse_output(text: str) -> dict[str, list]:
     return {k: ast.literal_eval(v) for k, v in values.items()}
 
 
-def run(out: Path) -> list[str]:
-    written, parsed = [], {}
-    for name in LABS:
-        stdout = run_lab(name)
+def run(out: Output) -> None:
+    parsed = {}
+    with ThreadPoolExecutor(len(LABS)) as pool:  # three interpreters at once
+        outputs = dict(zip(LABS, pool.map(run_lab, LABS), strict=True))
+    for name, stdout in outputs.items():
         parsed[name] = parse_output(stdout)
         body = f"```text\n$ python code_lab/{name}_lab.py\n{stdout.rstrip()}\n```\n"
-        written.append(write_text(out, f"partials/codelab_{name}_out.md",
-                                  header_comment(NAME) + body))
-    written.append(write_json(out, "data/codelab.json", parsed))
-    return written
+        out.text(f"generated/partials/codelab_{name}_out.md", header_comment(__name__) + body)
+    out.json("generated/data/codelab.json", parsed)

@@ -1,86 +1,46 @@
-"""Compare two generated trees: the drift check (committed docs/generated/ vs a fresh run).
+"""The drift check's comparison: a committed generated file against a freshly generated one.
 
-Rules: markdown, SVG, HTML, text and notebooks must match byte for byte; JSON must have the same
-structure, strings, booleans and integers, and floats equal within ``rtol`` (default 1e-6)
-plus ``atol`` (default 1e-9). The manifest is ignored (it records hashes, not outputs).
+JSON must have the same structure, strings, booleans and integers, and floats equal within
+``RTOL`` plus ``ATOL`` (arithmetic may differ in the last bits between machines); every other
+file (markdown, SVG, the notebook) must match byte for byte.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from pathlib import Path
 
 RTOL = 1e-6
 ATOL = 1e-9
-IGNORE = ("manifest.json",)
 
 
-def compare_json(expected, actual, rtol: float = RTOL, atol: float = ATOL,
-                 where: str = "$") -> list[str]:
-    """Differences between two JSON values (empty list when equal within tolerance)."""
+def compare_json(expected, actual, where: str = "$") -> list[str]:
+    """Differences between two JSON values (empty when equal within tolerance)."""
     if isinstance(expected, bool) or isinstance(actual, bool):
         same = type(expected) is type(actual) and expected == actual
         return [] if same else [f"{where}: {expected!r} != {actual!r}"]
     if isinstance(expected, int | float) and isinstance(actual, int | float):
         if isinstance(expected, int) and isinstance(actual, int):
             return [] if expected == actual else [f"{where}: {expected} != {actual}"]
-        if math.isclose(expected, actual, rel_tol=rtol, abs_tol=atol):
+        if math.isclose(expected, actual, rel_tol=RTOL, abs_tol=ATOL):
             return []
-        return [f"{where}: {expected!r} != {actual!r} (rtol={rtol:g}, atol={atol:g})"]
+        return [f"{where}: {expected!r} != {actual!r} (rtol={RTOL:g}, atol={ATOL:g})"]
     if type(expected) is not type(actual):
         return [f"{where}: type {type(expected).__name__} != {type(actual).__name__}"]
     if isinstance(expected, dict):
         diffs = [f"{where}: key {k!r} missing" for k in sorted(set(expected) - set(actual))]
         diffs += [f"{where}: extra key {k!r}" for k in sorted(set(actual) - set(expected))]
-        for key in sorted(set(expected) & set(actual)):
-            diffs += compare_json(expected[key], actual[key], rtol, atol, f"{where}.{key}")
+        for k in sorted(set(expected) & set(actual)):
+            diffs += compare_json(expected[k], actual[k], f"{where}.{k}")
         return diffs
     if isinstance(expected, list):
         if len(expected) != len(actual):
             return [f"{where}: length {len(expected)} != {len(actual)}"]
-        diffs = []
-        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            diffs += compare_json(e, a, rtol, atol, f"{where}[{i}]")
-        return diffs
+        return [d for i, (e, a) in enumerate(zip(expected, actual, strict=True))
+                for d in compare_json(e, a, f"{where}[{i}]")]
     return [] if expected == actual else [f"{where}: {expected!r} != {actual!r}"]
-
-
-def _files(root: Path, ignore: tuple[str, ...]) -> set[str]:
-    return {p.relative_to(root).as_posix() for p in root.rglob("*")
-            if p.is_file() and not any(p.relative_to(root).as_posix().startswith(i)
-                                        for i in ignore)}
-
-
-def compare_trees(expected_dir: Path, actual_dir: Path, *, rtol: float = RTOL, atol: float = ATOL,
-                  only: set[str] | None = None, ignore: tuple[str, ...] = IGNORE) -> list[str]:
-    """Differences between two generated trees, one line each (empty list = no drift).
-
-    `only`: restrict the comparison to these relative paths (e.g. what a partial run wrote).
-    """
-    expected_dir, actual_dir = Path(expected_dir), Path(actual_dir)
-    exp, act = _files(expected_dir, ignore), _files(actual_dir, ignore)
-    if only is not None:
-        exp, act = exp & only, act & only
-    diffs = [f"{rel}: missing from {actual_dir}" for rel in sorted(exp - act)]
-    diffs += [f"{rel}: not in {expected_dir}" for rel in sorted(act - exp)]
-    for rel in sorted(exp & act):
-        a, b = (expected_dir / rel).read_bytes(), (actual_dir / rel).read_bytes()
-        if a == b:
-            continue
-        if rel.endswith(".json") and not rel.endswith(".ipynb"):
-            try:
-                ja, jb = json.loads(a), json.loads(b)
-            except json.JSONDecodeError as exc:
-                diffs.append(f"{rel}: invalid JSON ({exc})")
-                continue
-            found = compare_json(ja, jb, rtol, atol)
-            diffs += [f"{rel}: {d}" for d in found[:5]]
-            if len(found) > 5:
-                diffs.append(f"{rel}: ... {len(found) - 5} more")
-        else:
-            diffs.append(f"{rel}: content differs{_first_diff(a, b)}")
-    return diffs
 
 
 def _first_diff(a: bytes, b: bytes) -> str:
@@ -89,3 +49,24 @@ def _first_diff(a: bytes, b: bytes) -> str:
         if x != y:
             return f" (line {i}: {x[:80]!r} != {y[:80]!r})"
     return f" (length {len(la)} != {len(lb)} lines)"
+
+
+def compare_files(expected_root: Path, actual_root: Path, rels: Iterable[str]) -> list[str]:
+    """Differences, one line each, between the files `rels` under the two roots."""
+    diffs = []
+    for rel in rels:
+        expected, actual = Path(expected_root) / rel, Path(actual_root) / rel
+        if not expected.is_file() or not actual.is_file():
+            missing = expected_root if not expected.is_file() else actual_root
+            diffs.append(f"{rel}: missing from {missing}")
+            continue
+        a, b = expected.read_bytes(), actual.read_bytes()
+        if a == b:
+            continue
+        if rel.endswith(".json"):
+            found = compare_json(json.loads(a), json.loads(b))
+            diffs += [f"{rel}: {d}" for d in found[:5]]
+            diffs += [f"{rel}: ... {len(found) - 5} more"] if len(found) > 5 else []
+        else:
+            diffs.append(f"{rel}: content differs{_first_diff(a, b)}")
+    return diffs

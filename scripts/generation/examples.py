@@ -1,20 +1,16 @@
-"""Seed 001's worked examples and §09's toy gradient model, from stacklib.examples.
+"""The lecture's worked examples and §09's toy gradient model, from stacklib.examples.
 
-partials/scalar_example.md   t, x_t, layer 1, layer 2 of the scalar two-layer warm-up (§08)
-partials/growth.md           1 vs 3 layers, H = 32, T = 50: matrices, chain length, measured norm
-data/gradient_model.json     §09 widget: g^[l] = factor^(L-l) without residual, 1 with it
-data/examples.json           both worked examples as numbers
+generated/partials/scalar_example.md  t, x_t, layer 1, layer 2 of the scalar two-layer warm-up
+generated/partials/growth.md          1 vs 3 layers, H = 32, T = 50: matrices, paths, gradient norm
+generated/data/gradient_model.json    §09's toy model: g^[l] = factor^(L-l) without residual
+generated/data/examples.json          both worked examples as numbers
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from scripts.generation.markdown import fmt_int, fmt_sci, header_comment, md_table
+from scripts.generation.write import Output
 
-from gen_common import fmt_int, fmt_sci, header_comment, md_table, write_json, write_text
-
-NAME = "examples"
-INPUTS = ["stacklib/examples.py", "stacklib/__init__.py", "stacklib/_validate.py",
-          "stacklib/params.py", "stacklib/numpy/*.py"]
 CONFIG = {"growth": {"hidden_size": 32, "seq_len": 50, "num_layers": 3},
           "gradient_model": {"factor": 0.60, "num_layers": 4, "max_layers": 8,
                              "factors": [0.3, 0.6, 0.9]}}
@@ -32,7 +28,7 @@ def scalar_md(ex: dict) -> str:
               r"layer 2: $h_t^{[2]} = 0.5\,h_{t-1}^{[2]} + h_t^{[1]}$"]
     note = (f"Recurrent weight {num(ex['w_rec'])}, input weight {num(ex['w_in'])}, "
             "$h_0 = 0$ in both layers, computed by `stacklib.examples.scalar_example()`.")
-    return header_comment(NAME) + md_table(header, rows, "cccc") + "\n" + note + "\n"
+    return header_comment(__name__) + md_table(header, rows, "cccc") + "\n" + note + "\n"
 
 
 def growth_md(g: dict) -> str:
@@ -54,7 +50,7 @@ def growth_md(g: dict) -> str:
     note = ("Computed by `stacklib.examples.gradient_path_growth()`: tanh RNN layers at PyTorch's "
             "default initialisation, one sequence of standard-normal inputs; the gradient norm "
             "comes from stacklib's NumPy backward pass.")
-    text = header_comment(NAME) + md_table(header, rows, "lrr") + "\n" + note + "\n"
+    text = header_comment(__name__) + md_table(header, rows, "lrr") + "\n" + note + "\n"
     return text
 
 
@@ -75,14 +71,12 @@ def gradient_model() -> dict:
     }
 
 
-def run(out: Path) -> list[str]:
+def run(out: Output) -> None:
     from stacklib.examples import gradient_path_growth, scalar_example
 
     ex = scalar_example()
     growth = gradient_path_growth(**CONFIG["growth"])
-    return [
-        write_text(out, "partials/scalar_example.md", scalar_md(ex)),
-        write_text(out, "partials/growth.md", growth_md(growth)),
-        write_json(out, "data/gradient_model.json", gradient_model()),
-        write_json(out, "data/examples.json", {"scalar": ex, "growth": growth}),
-    ]
+    out.text("generated/partials/scalar_example.md", scalar_md(ex))
+    out.text("generated/partials/growth.md", growth_md(growth))
+    out.json("generated/data/gradient_model.json", gradient_model())
+    out.json("generated/data/examples.json", {"scalar": ex, "growth": growth})

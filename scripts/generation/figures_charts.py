@@ -1,25 +1,19 @@
 """Charts computed by stacklib alone (no trained models).
 
-figures/pricing_vs_layers.svg  total parameters vs L for stacked RNN / GRU / LSTM (§05)
-figures/depth_vs_width.svg     1×512 vs 3×256 LSTM: shapes, parameter budgets, firings (§10)
+generated/figures/pricing_vs_layers.svg  total parameters vs L, stacked RNN / GRU / LSTM (§05)
+generated/figures/depth_vs_width.svg     1×512 vs 3×256 LSTM: shapes, budgets, firings (§10)
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from gen_common import CELL_COLORS, GREY, INK, LAYER_COLORS, fmt_int, mpl, save_svg
-
-NAME = "fig_charts"
-INPUTS = ["stacklib/__init__.py", "stacklib/params.py", "stacklib/_validate.py",
-          "scripts/gen_params.py"]
-CONFIG = {"matplotlib": "3.11"}
+from scripts.generation.figures import CELL_COLORS, GREY, INK, LAYER_COLORS, mpl, save_svg
+from scripts.generation.markdown import fmt_int
+from scripts.generation.write import Output
 
 
-def pricing_vs_layers(out: Path) -> str:
-    from gen_params import CELL_NAMES, CELLS
-    from gen_params import CONFIG as PARAMS
-
+def pricing_vs_layers(out: Output) -> None:
+    from scripts.generation.params import CELL_NAMES, CELLS
+    from scripts.generation.params import CONFIG as PARAMS
     from stacklib import GATES, count_params
 
     plt = mpl()
@@ -49,13 +43,13 @@ def pricing_vs_layers(out: Path) -> str:
     ax.grid(axis="y", color="#e2e8f0", lw=0.8)
     ax.legend(loc="upper left", fontsize=8.5)
     ax.set_title(f"The price of depth: parameters grow linearly with L (H = {h}, D = {x})")
-    return save_svg(fig, out, "figures/pricing_vs_layers.svg", "Parameters vs number of layers")
+    save_svg(fig, out, "generated/figures/pricing_vs_layers.svg", "Parameters vs number of layers")
 
 
-def depth_vs_width(out: Path) -> str:
-    from gen_params import CONFIG as PARAMS
+def depth_vs_width(out: Output) -> None:
     from matplotlib.patches import FancyBboxPatch
 
+    from scripts.generation.params import CONFIG as PARAMS
     from stacklib import count_params
 
     plt = mpl()
@@ -94,8 +88,9 @@ def depth_vs_width(out: Path) -> str:
     ax.axis("off")
     ax.set_title(f"Same budget, two shapes: one wide {cell.upper()} layer or three narrow ones "
                  f"(D = {x})")
-    return save_svg(fig, out, "figures/depth_vs_width.svg", "Depth vs width at the same budget")
+    save_svg(fig, out, "generated/figures/depth_vs_width.svg", "Depth vs width at the same budget")
 
 
-def run(out: Path) -> list[str]:
-    return [pricing_vs_layers(out), depth_vs_width(out)]
+def run(out: Output) -> None:
+    pricing_vs_layers(out)
+    depth_vs_width(out)

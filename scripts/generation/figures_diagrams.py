@@ -1,19 +1,16 @@
 """Static diagrams of the stack: the §03 blueprint and the §04 follow-the-signal steps.
 
-figures/blueprint.svg          three layers over two timesteps, every wire labelled
-figures/walkthrough_steps.svg  the full diagram lit, then the climb in five data-flow steps
-Pure drawing (no stacklib numbers): the structure is the contract's stack semantics.
+generated/figures/blueprint.svg          three layers over two timesteps, every wire labelled
+generated/figures/walkthrough_steps.svg  the full diagram lit, then the climb in five steps
+Pure drawing (no stacklib numbers): the structure is the stack's semantics.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from scripts.generation.figures import GREY, INK, LAYER_COLORS, mpl, save_svg
+from scripts.generation.write import Output
 
-from gen_common import GREY, INK, LAYER_COLORS, mpl, save_svg
-
-NAME = "fig_diagrams"
-INPUTS: list[str] = []
-CONFIG = {"layers": 3, "matplotlib": "3.11"}
+LAYERS = 3
 
 BOX_W, BOX_H, DY = 1.7, 0.9, 1.55  # cell box size, vertical spacing between layers
 DOT = "#f59e0b"  # the glowing dot riding the live data path
@@ -98,9 +95,9 @@ def draw_column(ax, cx, t: str, layers: int, lit: set[str], *, mem_in: bool, mem
         _token(ax, cx, top, f"$y_{{{t}}}$", on("y"))
 
 
-def blueprint(out: Path) -> str:
+def blueprint(out: Output) -> None:
     plt = mpl()
-    layers = CONFIG["layers"]
+    layers = LAYERS
     fig, ax = plt.subplots(figsize=(7.6, 5.6))
     cols = [(0.0, "t-1"), (3.6, "t")]
     for i, (cx, t) in enumerate(cols):
@@ -125,12 +122,12 @@ def blueprint(out: Path) -> str:
     ax.set_aspect("equal")
     ax.axis("off")
     ax.set_title("Blueprint of a 3-layer recurrent stack over two timesteps")
-    return save_svg(fig, out, "figures/blueprint.svg", "Blueprint of a three-layer stack")
+    save_svg(fig, out, "generated/figures/blueprint.svg", "Blueprint of a three-layer stack")
 
 
-def walkthrough_steps(out: Path) -> str:
+def walkthrough_steps(out: Output) -> None:
     plt = mpl()
-    layers = CONFIG["layers"]
+    layers = LAYERS
     fig, axes = plt.subplots(2, 3, figsize=(9.6, 7.4))
     for ax, (title, lit, dot) in zip(axes.flat, STEPS, strict=True):
         draw_column(ax, 0.0, "t", layers, lit, mem_in=True, mem_out=True, emit=True,
@@ -148,8 +145,9 @@ def walkthrough_steps(out: Path) -> str:
         ax.set_title(title.replace("h_t^[1]", "$h_t^{[1]}$"), fontsize=9.5)
     fig.suptitle("Follow the signal up the stack: one climb per timestep", fontweight="bold")
     fig.tight_layout()
-    return save_svg(fig, out, "figures/walkthrough_steps.svg", "Follow the signal up the stack")
+    save_svg(fig, out, "generated/figures/walkthrough_steps.svg", "Follow the signal up the stack")
 
 
-def run(out: Path) -> list[str]:
-    return [blueprint(out), walkthrough_steps(out)]
+def run(out: Output) -> None:
+    blueprint(out)
+    walkthrough_steps(out)

@@ -1,24 +1,17 @@
-"""Figures of trained stacks: they read docs/generated/experiments/*.json (schemas: the module
-docstrings of stacklib/experiments/*.py). A figure whose experiment file is missing is skipped.
+"""What trained stacks hold, word by word (experiments/stacks.json and probes.json; schemas:
+the docstrings of stacklib/experiments/stacks.py and probes.py).
 
-figures/hero_lamps.svg      three lamps per word: the hero 3-layer LSTM reading probe 1 (home)
-figures/lenses.svg          §02: each layer's states on probe 1 + linear-probe accuracy per layer
-figures/live_stack.svg      §06: the 2-layer LSTM's h per word for both probes, layer 1 vs 2
-figures/gradient_decay.svg  §09: toy model factor^(L-l) vs residual, plus measured norms
-figures/depth_vs_data.svg   §10: train vs held-out error against depth, per dataset size
+generated/figures/hero_lamps.svg  three lamps per word: the hero 3-layer LSTM reading probe 1
+generated/figures/lenses.svg      §02: each layer's states on probe 1 + linear-probe accuracy
+generated/figures/live_stack.svg  §06: the 2-layer LSTM's h per word for both probes
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from scripts.generation.figures import GREY, INK, LAYER_COLORS, mpl, save_svg
+from scripts.generation.write import Output
 
-from gen_common import GREY, INK, LAYER_COLORS, load_experiment, mpl, save_svg
-from gen_fig_trained_extra import depth_vs_data, gradient_decay
-
-NAME = "fig_trained"
-INPUTS = ["docs/generated/experiments/*.json", "scripts/gen_fig_trained_extra.py",
-          "scripts/gen_examples.py"]
-CONFIG = {"matplotlib": "3.11"}
+DATA = ["docs/generated/experiments/stacks.json", "docs/generated/experiments/probes.json"]
 FEATURE_LABELS = {"pos": "part of speech (surface)", "word_number": "word's number (surface)",
                   "subject_number": "subject's number (structure)",
                   "subject_number_mismatch": "subject's number at a mismatched attractor"}
@@ -34,10 +27,7 @@ def _lamp_color(color: str, level: float):
     return (1 - level * (1 - r), 1 - level * (1 - g), 1 - level * (1 - b))
 
 
-def hero_lamps(out: Path) -> str | None:
-    stacks = load_experiment(out, "stacks")
-    if stacks is None:
-        return None
+def hero_lamps(out: Output, stacks: dict) -> None:
     plt = mpl()
     model, probe = stacks["models"]["hero"], stacks["probes"][0]
     lamps, words, L = model["probes"][0]["lamp"], probe["words"], model["num_layers"]
@@ -62,7 +52,7 @@ def hero_lamps(out: Path) -> str | None:
     ax.axis("off")
     ax.set_title("Three lamps per word: brightness = mean |h| of a trained 3-layer LSTM "
                  "(per layer, scaled to its brightest word)", fontsize=10)
-    return save_svg(fig, out, "figures/hero_lamps.svg", "Three lamps per word")
+    save_svg(fig, out, "generated/figures/hero_lamps.svg", "Three lamps per word")
 
 
 def _heatmap(ax, h, words, color, title, vmax=1.0, fontsize=8):
@@ -81,10 +71,7 @@ def _heatmap(ax, h, words, color, title, vmax=1.0, fontsize=8):
     return im
 
 
-def live_stack(out: Path) -> str | None:
-    stacks = load_experiment(out, "stacks")
-    if stacks is None:
-        return None
+def live_stack(out: Output, stacks: dict) -> None:
     plt = mpl()
     model = stacks["models"]["live"]
     L = model["num_layers"]
@@ -119,13 +106,10 @@ def live_stack(out: Path) -> str | None:
         fig.colorbar(im, cax=cax, label="$h$ value")
     fig.suptitle(f"A trained {L}-layer LSTM reads the two probes: every channel, every word",
                  fontweight="bold", fontsize=11.5, y=0.985)
-    return save_svg(fig, out, "figures/live_stack.svg", "Live stack heat maps")
+    save_svg(fig, out, "generated/figures/live_stack.svg", "Live stack heat maps")
 
 
-def lenses(out: Path) -> str | None:
-    stacks, probes = load_experiment(out, "stacks"), load_experiment(out, "probes")
-    if stacks is None or probes is None:
-        return None
+def lenses(out: Output, stacks: dict, probes: dict) -> None:
     plt = mpl()
     model, probe = stacks["models"]["hero"], stacks["probes"][0]
     acc, feats = probes["models"]["hero"]["accuracy"], probes["features"]
@@ -165,10 +149,11 @@ def lenses(out: Path) -> str | None:
              "baseline)", ha="center", va="bottom", fontsize=9.5)
     fig.suptitle("Same sentence, three lenses: what each layer holds,\nand what a linear probe "
                  "can read from it", fontweight="bold", fontsize=11, y=0.995)
-    return save_svg(fig, out, "figures/lenses.svg", "Three lenses on the probe sentence")
+    save_svg(fig, out, "generated/figures/lenses.svg", "Three lenses on the probe sentence")
 
 
-def run(out: Path) -> list[str]:
-    figures = [hero_lamps(out), lenses(out), live_stack(out), gradient_decay(out),
-               depth_vs_data(out)]
-    return [f for f in figures if f]
+def run(out: Output) -> None:
+    stacks, probes = (out.read_json(rel) for rel in DATA)
+    hero_lamps(out, stacks)
+    lenses(out, stacks, probes)
+    live_stack(out, stacks)

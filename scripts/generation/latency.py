@@ -1,18 +1,16 @@
-"""Measured results the prose sets beside the seed's claims, as markdown partials.
+"""§10's measured latency table, from the trained experiments' latency.json.
 
-partials/latency.md   §10: inference time of 3 narrow layers vs 1 layer of the same width
-                      (the ×L claim) and vs 1 wide layer of about the same parameter count
-                      (the head-to-head table's comparison), from experiments/latency.json.
+generated/partials/latency.md  inference time of 3 narrow layers vs 1 layer of the same width
+                               (the ×L claim) and vs 1 wide layer of about the same parameter
+                               count (the head-to-head table's comparison)
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from scripts.generation.markdown import NBSP, fmt_num, header_comment, md_table
+from scripts.generation.write import Output
 
-from gen_common import NBSP, fmt_num, header_comment, load_experiment, md_table, write_text
-
-NAME = "measured"
-INPUTS = ["docs/generated/experiments/latency.json"]
+DATA = ["docs/generated/experiments/latency.json"]
 CONFIG = {"digits": 2}
 
 
@@ -38,11 +36,8 @@ def _latency(result: dict) -> str:
             f"turns in one process with {threads}, `torch.nn.LSTM`, CPU "
             "(`stacklib.experiments.latency`). Wall-clock times vary from machine to machine; "
             "the ratios are what carries over.\n")
-    return header_comment(NAME) + table + note
+    return header_comment(__name__) + table + note
 
 
-def run(out: Path) -> list[str]:
-    result = load_experiment(out, "latency")
-    if result is None:
-        return []
-    return [write_text(out, "partials/latency.md", _latency(result))]
+def run(out: Output) -> None:
+    out.text("generated/partials/latency.md", _latency(out.read_json(DATA[0])))

@@ -1,18 +1,17 @@
 """Parameter pricing partials (§05, §10) and the price widget's data, from stacklib.params.
 
-Writes partials/params_{rnn,gru,lstm}.md (per-layer breakdown, both conventions, L=3 H=128 D=100),
-partials/params_summary.md, partials/depth_vs_width.md (§10's 9-row table) and data/params.json
-(with the price widget's slider ranges: the widget types no number of its own).
+generated/partials/params_{rnn,gru,lstm}.md  per-layer breakdown, both conventions (L=3 H=128 D=100)
+generated/partials/params_summary.md         the three cells side by side
+generated/partials/depth_vs_width.md         §10's head-to-head table
+generated/data/params.json                   the price widget's data and slider ranges (the
+                                             widget types no number of its own)
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from scripts.generation.markdown import fmt_int, header_comment, md_table
+from scripts.generation.write import Output
 
-from gen_common import fmt_int, header_comment, md_table, write_json, write_text
-
-NAME = "params"
-INPUTS = ["stacklib/__init__.py", "stacklib/params.py", "stacklib/_validate.py"]
 CONFIG = {
     "defaults": {"num_layers": 3, "hidden_size": 128, "input_size": 100},
     "depth_vs_width": {"cell": "lstm", "input_size": 300, "wide": [1, 512], "deep": [3, 256]},
@@ -45,7 +44,7 @@ def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
                "PyTorch keeps two bias vectors per gate block (`bias_ih`, `bias_hh`); Keras keeps "
                + ("two for `GRU(reset_after=True)`." if cell == "gru" else "one.")
                + " Layer 1's input weights use the input size D, every layer above uses H.")
-    return header_comment(NAME) + md_table(header, rows, "lcrrrrrr") + "\n" + caption + "\n"
+    return header_comment(__name__) + md_table(header, rows, "lcrrrrrr") + "\n" + caption + "\n"
 
 
 def _summary(x: int, h: int, L: int) -> str:
@@ -64,7 +63,7 @@ def _summary(x: int, h: int, L: int) -> str:
             f"D = {x}. \"Matrices per layer\" counts one matrix per gate block, acting on the "
             "layer's input and its previous state together; PyTorch stores each as two parts, "
             "an input and a recurrent weight matrix.")
-    return header_comment(NAME) + md_table(header, rows, "lcrrrr") + "\n" + note + "\n"
+    return header_comment(__name__) + md_table(header, rows, "lcrrrr") + "\n" + note + "\n"
 
 
 def _depth_vs_width() -> str:
@@ -96,7 +95,7 @@ def _depth_vs_width() -> str:
     ]
     note = ("Parameter counts computed by `stacklib.count_params` in Keras' convention (one bias "
             "vector per LSTM gate block), PyTorch's in parentheses (two bias vectors).")
-    return header_comment(NAME) + md_table(header, rows, "lll") + "\n" + note + "\n"
+    return header_comment(__name__) + md_table(header, rows, "lll") + "\n" + note + "\n"
 
 
 def params_data() -> dict:
@@ -124,12 +123,11 @@ def params_data() -> dict:
     }
 
 
-def run(out: Path) -> list[str]:
+def run(out: Output) -> None:
     d = CONFIG["defaults"]
     x, h, L = d["input_size"], d["hidden_size"], d["num_layers"]
-    written = [write_text(out, f"partials/params_{c}.md", _breakdown_table(c, x, h, L))
-               for c in CELLS]
-    written.append(write_text(out, "partials/params_summary.md", _summary(x, h, L)))
-    written.append(write_text(out, "partials/depth_vs_width.md", _depth_vs_width()))
-    written.append(write_json(out, "data/params.json", params_data()))
-    return written
+    for c in CELLS:
+        out.text(f"generated/partials/params_{c}.md", _breakdown_table(c, x, h, L))
+    out.text("generated/partials/params_summary.md", _summary(x, h, L))
+    out.text("generated/partials/depth_vs_width.md", _depth_vs_width())
+    out.json("generated/data/params.json", params_data())

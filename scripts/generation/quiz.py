@@ -1,8 +1,9 @@
 """§13 mastery check: the answer key, numbers computed by stacklib.
 
-data/quiz.json            per question: the answer (a choice letter or a computed number), the
-                          numbers an explanation quotes, and the stacklib call behind them
-partials/quiz_answers.md  the answer key for the print/PDF appendix
+generated/data/quiz.json            per question: the answer (a choice letter or a computed
+                                    number), the numbers an explanation quotes, and the stacklib
+                                    call behind them
+generated/partials/quiz_answers.md  the answer key for the print/PDF appendix
 
 The questions themselves are prose (docs/13-mastery-check.md); tests/site/test_elements.py checks
 that the page's answer letters match CHOICES, tests/test_prose_numbers.py its numbers.
@@ -10,20 +11,14 @@ that the page's answer letters match CHOICES, tests/test_prose_numbers.py its nu
 
 from __future__ import annotations
 
-from pathlib import Path
+from scripts.generation.markdown import fmt_int, fmt_num, header_comment, md_table
+from scripts.generation.write import Output
 
-from gen_common import fmt_int, fmt_num, header_comment, md_table, write_json, write_text
-
-NAME = "quiz"
-INPUTS = ["stacklib/__init__.py", "stacklib/params.py", "stacklib/_validate.py",
-          "stacklib/examples.py", "stacklib/walkthrough.py", "stacklib/numpy/*.py",
-          "scripts/gen_examples.py"]
 CHOICES = {"q1": "B", "q2": "A", "q6": "B", "q8": "C"}  # letters of multiple-choice answers
 
 
 def quiz_data() -> dict:
-    from gen_examples import CONFIG as EXAMPLES
-
+    from scripts.generation.examples import CONFIG as EXAMPLES
     from stacklib import count_params, param_breakdown
     from stacklib.examples import scalar_example
     from stacklib.walkthrough import walkthrough
@@ -82,10 +77,10 @@ def answers_md(q: dict) -> str:
          "—"],
         ["Q10", "Held-out error stalls or rises; the train/held-out gap widens", "§10 figure"],
     ]
-    return header_comment(NAME) + md_table(["", "Answer", "Computed by"], rows, "lll")
+    return header_comment(__name__) + md_table(["", "Answer", "Computed by"], rows, "lll")
 
 
-def run(out: Path) -> list[str]:
+def run(out: Output) -> None:
     q = quiz_data()
-    return [write_json(out, "data/quiz.json", q),
-            write_text(out, "partials/quiz_answers.md", answers_md(q))]
+    out.json("generated/data/quiz.json", q)
+    out.text("generated/partials/quiz_answers.md", answers_md(q))

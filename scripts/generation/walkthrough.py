@@ -1,27 +1,18 @@
 """§08 hand-computed step: tables of every intermediate, from stacklib.walkthrough.
 
-partials/walkthrough_weights.md  the inputs, previous states and every weight, per layer
-partials/walkthrough_layer1.md   layer 1's intermediates in climb order (pre-activations ... h)
-partials/walkthrough_layer2.md   layer 2's
-partials/walkthrough_output.md   the output y_t
-data/walkthrough.json            Walkthrough.to_dict() for the climb widget
+generated/partials/walkthrough_weights.md  the inputs, previous states and every weight per layer
+generated/partials/walkthrough_layer1.md   layer 1's intermediates in climb order
+generated/partials/walkthrough_layer2.md   layer 2's
+generated/partials/walkthrough_output.md   the output y_t
+generated/data/walkthrough.json            Walkthrough.to_dict() for the climb widget
 """
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from scripts.generation.markdown import fmt_num, header_comment, md_table
+from scripts.generation.write import Output
 
-from gen_common import fmt_num, header_comment, md_table, write_json, write_text
-
-NAME = "walkthrough"
-INPUTS = ["stacklib/walkthrough.py", "stacklib/__init__.py", "stacklib/_validate.py",
-          "stacklib/numpy/*.py"]
 GATE_NAMES = ("i", "f", "g", "o")
-
-
-def available() -> bool:
-    return importlib.util.find_spec("stacklib.walkthrough") is not None
 
 
 def vec(values) -> str:
@@ -57,7 +48,7 @@ def _steps_table(steps: list[dict], start: int) -> str:
 
 def _weights_md(w: dict) -> str:
     H, L = w["hidden_size"], w["num_layers"]
-    lines = [header_comment(NAME).rstrip("\n") + "\n"]
+    lines = [header_comment(__name__).rstrip("\n") + "\n"]
     state_rows = [["input", tex("x_t"), f"`{svec(w['x_t'])}`"]]
     for k in range(L):
         lay = k + 1
@@ -102,23 +93,22 @@ def _split(w: dict) -> tuple[dict[int, list[dict]], list[dict]]:
     return by_layer, output
 
 
-def run(out: Path) -> list[str]:
+def run(out: Output) -> None:
     from stacklib.walkthrough import walkthrough
 
     w = walkthrough().to_dict()
     by_layer, output = _split(w)
-    written = [write_text(out, "partials/walkthrough_weights.md", _weights_md(w))]
+    out.text("generated/partials/walkthrough_weights.md", _weights_md(w))
     n = 1
     for layer in sorted(by_layer):
-        text = header_comment(NAME) + _steps_table(by_layer[layer], n)
+        text = header_comment(__name__) + _steps_table(by_layer[layer], n)
         n += len(by_layer[layer])
-        written.append(write_text(out, f"partials/walkthrough_layer{layer}.md", text))
+        out.text(f"generated/partials/walkthrough_layer{layer}.md", text)
     y = w["y"]
-    out_text = header_comment(NAME)
+    out_text = header_comment(__name__)
     if output:
         out_text += _steps_table(output, n) + "\n"
     out_text += (f"Only the top layer emits: $y_t = h_t^{{[{w['num_layers']}]}}$ "
                  f"= `{vec(y)}` (rounded to four decimals).\n")
-    written.append(write_text(out, "partials/walkthrough_output.md", out_text))
-    written.append(write_json(out, "data/walkthrough.json", w))
-    return written
+    out.text("generated/partials/walkthrough_output.md", out_text)
+    out.json("generated/data/walkthrough.json", w)

@@ -2,28 +2,26 @@
 
 The widgets draw these numbers; they never compute them. Every file names its source.
 
-data/hero.json         home: the 3-layer stack's lamp levels per word (probe 1)
-data/lenses.json       §02: each layer's states on probe 1 + linear-probe accuracy per layer
-data/live_stack.json   §06: the 2-layer LSTM's h and mean |h| per word, both probes
-data/vanishing.json    §09: measured gradient norm per layer relative to the top layer, every
-                       cell x variant x depth (last step), beside the toy model's definition
-                       and the widget's slider ranges
-data/depth_data.json   §10: train / held-out loss and agreement error, [depth][size] mean and std
-data/verdict.json      §10: 1x512 vs 3x256 LSTM (x = 300) counts from stacklib + the toy-scale
-                       training comparison at equal parameters
+generated/data/hero.json        home: the 3-layer stack's lamp levels per word (probe 1)
+generated/data/lenses.json      §02: each layer's states on probe 1 + probe accuracy per layer
+generated/data/live_stack.json  §06: the 2-layer LSTM's h and mean |h| per word, both probes
+generated/data/vanishing.json   §09: measured gradient norm per layer relative to the top
+                                layer, every cell x variant x depth (last step), beside the toy
+                                model's definition and the widget's slider ranges
+generated/data/depth_data.json  §10: train / held-out loss and agreement error, mean and std
+generated/data/verdict.json     §10: 1x512 vs 3x256 LSTM (x = 300) counts from stacklib + the
+                                toy-scale training comparison at equal parameters
 
-Schemas of the experiment files: the docstrings of stacklib/experiments/*.py. A file whose
-experiment is missing is not written (its widget then shows an inline message).
+Schemas of the experiment files: the docstrings of stacklib/experiments/*.py.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from scripts.generation.write import Output
 
-from gen_common import load_experiment, write_json
-
-NAME = "widget_data"
-INPUTS = ["docs/generated/experiments/*.json", "stacklib/params.py", "scripts/gen_examples.py"]
+EXPERIMENTS = "docs/generated/experiments"
+DATA = [f"{EXPERIMENTS}/{name}.json"
+        for name in ("stacks", "probes", "gradient_flow", "depth_data", "depth_width")]
 CONFIG = {"digits": 4, "verdict": {"cell": "lstm", "input_size": 300,
                                    "options": [["wide", 1, 512], ["deep", 3, 256]]},
           "vanishing": {"factor": {"min": 0.05, "max": 1.0, "step": 0.05}}}  # the γ slider
@@ -68,16 +66,14 @@ def live_stack(stacks: dict) -> dict:
                        for meta, run in zip(stacks["probes"], model["probes"], strict=True)]}
 
 
-def vanishing(flow: dict | None) -> dict:
-    from gen_examples import CONFIG as EXAMPLES
-    from gen_examples import gradient_model
+def vanishing(flow: dict) -> dict:
+    from scripts.generation.examples import CONFIG as EXAMPLES
+    from scripts.generation.examples import gradient_model
 
     model, max_layers = gradient_model(), EXAMPLES["gradient_model"]["max_layers"]
     out = {"model": model["model"], "factor": model["factor"], "num_layers": model["num_layers"],
-           "max_layers": max_layers, "measured": None,
+           "max_layers": max_layers,
            "sliders": {**CONFIG["vanishing"], "num_layers": {"min": 1, "max": max_layers}}}
-    if flow is None:
-        return out
     measured: dict = {}
     for run in flow["runs"]:
         top = run["last_step"][-1]
@@ -98,7 +94,7 @@ def depth_data(data: dict) -> dict:
                         for m in ("error", "loss")}}
 
 
-def verdict(dw: dict | None) -> dict:
+def verdict(dw: dict) -> dict:
     from stacklib import count_params
 
     cfg = CONFIG["verdict"]
@@ -107,27 +103,20 @@ def verdict(dw: dict | None) -> dict:
                 "params": {fw: count_params(cell, x, hidden, layers, framework=fw)
                            for fw in ("keras", "torch")}}
                for key, layers, hidden in cfg["options"]]
-    out = {"cell": cell, "input_size": x, "options": options, "trained": None}
-    if dw is not None:
-        tr = dw["training"]
-        out["trained"] = {k: {"layers": tr[k]["layers"], "hidden": tr[k]["hidden"],
-                              "params": dw["params"][k], "agreement": tr[k]["mean"],
-                              "agreement_std": tr[k]["std"], "steps_to_90": tr[k]["steps_to_90"],
-                              "seeds": len(tr[k]["heldout_agreement"])} for k in ("wide", "deep")}
-        out["trained_source"] = "experiments/depth_width.json: training"
-    return out
+    tr = dw["training"]
+    trained = {k: {"layers": tr[k]["layers"], "hidden": tr[k]["hidden"],
+                   "params": dw["params"][k], "agreement": tr[k]["mean"],
+                   "agreement_std": tr[k]["std"], "steps_to_90": tr[k]["steps_to_90"],
+                   "seeds": len(tr[k]["heldout_agreement"])} for k in ("wide", "deep")}
+    return {"cell": cell, "input_size": x, "options": options, "trained": trained,
+            "trained_source": "experiments/depth_width.json: training"}
 
 
-def run(out: Path) -> list[str]:
-    stacks, probes = load_experiment(out, "stacks"), load_experiment(out, "probes")
-    flow, data = load_experiment(out, "gradient_flow"), load_experiment(out, "depth_data")
-    written = [write_json(out, "data/vanishing.json", vanishing(flow)),
-               write_json(out, "data/verdict.json", verdict(load_experiment(out, "depth_width")))]
-    if stacks is not None:
-        written += [write_json(out, "data/hero.json", hero(stacks)),
-                    write_json(out, "data/live_stack.json", live_stack(stacks))]
-        if probes is not None:
-            written.append(write_json(out, "data/lenses.json", lenses(stacks, probes)))
-    if data is not None:
-        written.append(write_json(out, "data/depth_data.json", depth_data(data)))
-    return written
+def run(out: Output) -> None:
+    stacks, probes, flow, data, dw = (out.read_json(rel) for rel in DATA)
+    out.json("generated/data/hero.json", hero(stacks))
+    out.json("generated/data/lenses.json", lenses(stacks, probes))
+    out.json("generated/data/live_stack.json", live_stack(stacks))
+    out.json("generated/data/vanishing.json", vanishing(flow))
+    out.json("generated/data/depth_data.json", depth_data(data))
+    out.json("generated/data/verdict.json", verdict(dw))

