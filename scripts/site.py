@@ -103,6 +103,11 @@ def build(site_dir: Path, config: str = "mkdocs.yml", check: bool = True,
 TEXT_TYPES = ("text/", "application/javascript", "application/json", "image/svg+xml")
 
 
+def compressed(data: bytes) -> bytes:
+    """What a static host such as GitHub Pages sends for a text file: gzip, level 6."""
+    return gzip.compress(data, compresslevel=6, mtime=0)
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Static files of a built site under each URL path of `prefixes`; text gzip-compressed
     when `gzip` is set and the client accepts it (as GitHub Pages serves it)."""
@@ -124,7 +129,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         if (not self.gzip or "gzip" not in self.headers.get("Accept-Encoding", "")
                 or not os.path.isfile(path) or not ctype.startswith(TEXT_TYPES)):
             return super().do_GET()
-        data = gzip.compress(Path(path).read_bytes(), compresslevel=6, mtime=0)
+        data = compressed(Path(path).read_bytes())
         self.send_response(200)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Encoding", "gzip")

@@ -52,8 +52,19 @@ def test_triggers():
     assert "pull_request" in ci[True] and ci[True]["push"]["branches"] == ["main"]
     assert deploy[True]["push"]["branches"] == ["main"] and deploy[True]["push"]["tags"]
     steps = " ".join(str(s) for s in deploy["jobs"]["deploy"]["steps"])
-    assert "deploy_versions.py" in steps and "build_pdf.py" in steps and "--push" in steps
-    ci_steps = " ".join(str(s) for job in ci["jobs"].values() for s in job["steps"])
-    for needed in ("ruff", "mkdocs build --strict", "build_pdf.py", "upload-artifact",
-                   "generate.py --check"):
-        assert needed in ci_steps, needed
+    for needed in ("scripts.delivery.versions", "scripts.delivery.pdf", "--push"):
+        assert needed in steps, needed
+
+
+def test_ci_runs_the_tests_once_and_uploads_what_they_built():
+    """CI's test job is `make test` (through .ci/run), then uploads the site and PDF the tests
+    left in build/; no step builds, prints or checks again what `make test` did."""
+    ci = yaml.safe_load((ROOT / ".github/workflows/ci.yml").read_text(encoding="utf-8"))
+    steps = ci["jobs"]["test"]["steps"]
+    runs = [s["run"] for s in steps if "run" in s]
+    assert runs[-1] == "bash .ci/run"
+    assert "make test\n" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    uploads = {s["with"]["path"] for s in steps if "upload-artifact" in s.get("uses", "")}
+    assert uploads == {"build/lecture.pdf", "build/site/"}
+    repeated = ("generation --check", "mkdocs build", "scripts.delivery.pdf", "pytest", "ruff")
+    assert not [r for r in runs for word in repeated if word in r]

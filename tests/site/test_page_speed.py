@@ -103,7 +103,7 @@ def test_lecture_math_needs_only_the_core_font(site):
 
 def test_lecture_pages_stay_light(site):
     """HTML plus the files it references, uncompressed (Lighthouse's 700 KiB target is for the
-    compressed transfer; before the notebook CSS was pruned code_lab/ alone was 997 KiB)."""
+    compressed transfer: this bound is stricter)."""
     for rel in site.pages:
         if LECTURE.match(rel):
             kib = page_weight(site.site, rel.removesuffix("index.html")) / 1024
