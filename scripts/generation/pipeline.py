@@ -22,6 +22,7 @@ from scripts.generation.compare import compare_files
 from scripts.generation.write import Output
 
 PACKAGE = "scripts.generation"
+GENERATED_FOLDERS = ("partials", "figures", "data")  # under docs/generated/: generators' only
 # Order matters only for reading: none of them reads another's output.
 GENERATORS = ("params", "examples", "walkthrough", "quiz", "codelab", "notebook",
               "figures_diagrams", "figures_charts", "figures_trained", "figures_gradient",
@@ -73,16 +74,15 @@ def generate(docs: Path = DOCS, *, names=GENERATORS, force: bool = False,
 
 def drift(fresh: Path, docs: Path = DOCS) -> list[str]:
     """Differences between a fresh run of every generator (into the docs tree `fresh`) and
-    `docs`: each file the run wrote must be committed as written, and each committed generated
-    file must come from a generator or a trained experiment (the only other manifest entries)."""
+    `docs`: each file the run wrote must be committed as written, and each committed file in
+    the generators' folders must come from one of them (trained results, in experiments/,
+    belong to their runners)."""
     produced = {rel for entry in Manifest(fresh).entries.values() for rel in entry["outputs"]}
     diffs = compare_files(docs, Path(fresh), sorted(produced))
-    trained = {rel for name, entry in Manifest(docs).entries.items() if name not in GENERATORS
-               for rel in entry["outputs"]}
-    leftovers = sorted(p.relative_to(docs).as_posix() for p in (docs / "generated").rglob("*")
-                       if p.is_file() and p.name not in ("manifest.json", "_timings.json"))
-    diffs += [f"{rel}: written by no generator (delete it)" for rel in leftovers
-              if rel not in produced | trained]
+    committed = sorted(p.relative_to(docs).as_posix() for folder in GENERATED_FOLDERS
+                       for p in (docs / "generated" / folder).rglob("*") if p.is_file())
+    diffs += [f"{rel}: written by no generator (delete it)" for rel in committed
+              if rel not in produced]
     return diffs
 
 

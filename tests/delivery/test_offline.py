@@ -43,8 +43,7 @@ def offline(tmp_path_factory):
 
 
 def test_zip_holds_the_whole_site(offline):
-    out, site = offline
-    assert out.stat().st_size > 100_000
+    _, site = offline
     for name in ("index.html", "13-mastery-check.html", "appendix-answers.html",
                  "search/search_index.js", "assets/vendor/iframe-worker/shim.js",
                  "assets/vendor/iframe-worker/LICENSE", "assets/offline-data.js"):

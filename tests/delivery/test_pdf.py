@@ -46,11 +46,16 @@ def distinctive_lines(name: str) -> list[str]:
 
 
 def test_pdf_size_and_first_page_renders(lecture_pdf, tmp_path):
+    """The cover is drawn: some of its pixels are ink, not blank paper."""
+    from matplotlib.image import imread
+
     assert lecture_pdf.stat().st_size <= MAX_BYTES
-    subprocess.run(["pdftoppm", "-f", "1", "-l", "1", "-r", "30", "-png", str(lecture_pdf),
-                    str(tmp_path / "p")], check=True, capture_output=True)
+    subprocess.run(["pdftoppm", "-f", "1", "-l", "1", "-r", "30", "-gray", "-png",
+                    str(lecture_pdf), str(tmp_path / "p")], check=True, capture_output=True)
     pngs = list(tmp_path.glob("p*.png"))
-    assert len(pngs) == 1 and pngs[0].stat().st_size > 1000
+    assert len(pngs) == 1
+    ink = (imread(pngs[0]) < 0.5).mean()
+    assert ink > 0.002, f"the first page is blank ({ink:.4%} dark pixels)"
 
 
 def test_pdf_has_no_print_date(lecture_pdf):

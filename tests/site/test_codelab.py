@@ -26,19 +26,24 @@ print({MARK!r} + json.dumps({{k: arr(ns[k]) for k in ("y", "output", "h_n", "c_n
 """
 
 
+def _run_lab(name: str) -> tuple[str, dict]:
+    path = ROOT / "code_lab" / f"{name}_lab.py"
+    proc = subprocess.run([sys.executable, "-c", RUNNER, str(path)], cwd=ROOT,
+                          env=tool_env(PYTHONPATH=str(path.parent)), capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert proc.returncode == 0, f"{path.name} failed:\n{proc.stderr[-3000:]}"
+    printed, _, payload = proc.stdout.rpartition(MARK)
+    return printed, {k: np.array(v) for k, v in json.loads(payload).items()}
+
+
 @pytest.fixture(scope="module")
 def lab_runs() -> dict[str, tuple[str, dict]]:
-    """name -> (what the file printed, full-precision results), each in a fresh interpreter."""
-    runs = {}
-    for name in LABS:
-        path = ROOT / "code_lab" / f"{name}_lab.py"
-        proc = subprocess.run([sys.executable, "-c", RUNNER, str(path)], cwd=ROOT,
-                              env=tool_env(PYTHONPATH=str(path.parent)), capture_output=True,
-                              text=True, timeout=300, check=False)
-        assert proc.returncode == 0, f"{path.name} failed:\n{proc.stderr[-3000:]}"
-        printed, _, payload = proc.stdout.rpartition(MARK)
-        runs[name] = (printed, {k: np.array(v) for k, v in json.loads(payload).items()})
-    return runs
+    """name -> (what the file printed, full-precision results), each in a fresh interpreter
+    (the three at once)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(len(LABS)) as pool:
+        return dict(zip(LABS, pool.map(_run_lab, LABS), strict=True))
 
 
 @pytest.mark.parametrize("name", LABS)
