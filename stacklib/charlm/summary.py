@@ -1,0 +1,154 @@
+"""From the study's run records to what the pages show: means and spreads over seeds.
+
+A record is what the runner stored for one run (``jobs.fit``'s result plus ``name``, ``group``
+and, for analysed runs, ``analysis``). Every summary below reports, per configuration, the mean
+and the standard deviation over its seeds (ddof 0), and keeps each seed's value as well, so a
+page can show the spread itself.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import numpy as np
+
+
+def config_name(record: dict) -> str:
+    """The run's name without its seed: "L3-h128-res-s2" -> "L3-h128-res"."""
+    return record["name"].rsplit("-s", 1)[0]
+
+
+def spread(values) -> dict:
+    """{"mean", "std", "values"} of numbers that may include None (a run that did not say)."""
+    vals = [float(v) for v in values]
+    return {"mean": float(np.mean(vals)), "std": float(np.std(vals)), "values": vals}
+
+
+def by_config(records: list[dict], group: str) -> dict[str, list[dict]]:
+    """The records of one group, grouped by configuration, seeds in order."""
+    out: dict[str, list[dict]] = defaultdict(list)
+    for r in sorted(records, key=lambda r: r["config"]["seed"]):
+        if r["group"] == group:
+            out[config_name(r)].append(r)
+    return dict(out)
+
+
+def _model(record: dict) -> dict:
+    return record["config"]["model"]
+
+
+def curve(runs: list[dict]) -> dict:
+    """Validation bpc by step: each seed's curve, and the mean over the seeds still training
+    at that step (a run that stopped early counts with nothing after its stop)."""
+    steps = sorted({s for r in runs for s in r["history"]["steps"]})
+    per_seed = [dict(zip(r["history"]["steps"], r["history"]["val_bpc"], strict=True))
+                for r in runs]
+    mean = [float(np.mean([c[s] for c in per_seed if s in c])) for s in steps]
+    return {"step": steps, "val_bpc": [[c.get(s) for s in steps] for c in per_seed],
+            "mean": mean}
+
+
+def trained(runs: list[dict]) -> dict:
+    """What every trained configuration reports: sizes, scores, how long and why it stopped."""
+    first = runs[0]
+    return {"layers": _model(first)["num_layers"], "hidden": _model(first)["hidden_size"],
+            "residual": _model(first)["residual"], "params": first["params"],
+            "seeds": [r["config"]["seed"] for r in runs],
+            "test_bpc": spread(r["test_bpc"] for r in runs),
+            "val_bpc": spread(r["val_bpc"] for r in runs),
+            "train_bpc": spread(r["train_bpc"] for r in runs),
+            "steps": [r["steps"] for r in runs], "epochs": spread(r["epochs"] for r in runs),
+            "stopped": [r["history"]["stopped"] for r in runs],
+            "seconds": spread(r["history"]["seconds"] for r in runs),
+            "curve": curve(runs)}
+
+
+def best_before(run: dict, step: int) -> float:
+    """The best validation bpc a run had scored by ``step``."""
+    scores = [v for s, v in zip(run["history"]["steps"], run["history"]["val_bpc"],
+                                strict=True) if s <= step]
+    return min(scores) if scores else math.nan
+
+
+def crossing(a: dict, b: dict) -> int | None:
+    """The last step at which the mean curves of ``a`` and ``b`` swap order (None: never)."""
+    common = [s for s in a["step"] if s in b["step"]]
+    diff = [a["mean"][a["step"].index(s)] - b["mean"][b["step"].index(s)] for s in common]
+    swaps = [common[i] for i in range(1, len(diff)) if np.sign(diff[i]) != np.sign(diff[i - 1])]
+    return swaps[-1] if swaps else None
+
+
+def _geomean(values) -> float:
+    return float(np.exp(np.mean(np.log(values))))
+
+
+def timescale_summary(runs: list[dict]) -> dict:
+    """Per state ("h", "c") and layer, over seeds: the half-life (characters; a curve that did
+    not halve within the horizon counts as the horizon, and ``never_halved`` says how often),
+    the peak, and the mean decay curve; per layer, the step size of h."""
+    out = {}
+    for state in ("h", "c"):
+        ts = [r["analysis"]["timescales"][state] for r in runs]
+        layers, horizon = len(ts[0]["curve"]), len(ts[0]["curve"][0])
+        half = [[horizon if t["half_life"][l] is None else t["half_life"][l] for t in ts]
+                for l in range(layers)]
+        out[state] = {"half_life": [spread(h) for h in half],
+                      "never_halved": [sum(t["half_life"][l] is None for t in ts)
+                                       for l in range(layers)],
+                      "peak": [spread(t["peak"][l] for t in ts) for l in range(layers)],
+                      "curve": np.mean([t["curve"] for t in ts], axis=0).tolist()}
+    out["step_size"] = [spread(r["analysis"]["step_sizes"][l] for r in runs)
+                        for l in range(len(runs[0]["analysis"]["step_sizes"]))]
+    return out
+
+
+def gradient_summary(runs: list[dict], clip: float) -> dict:
+    """How the gradient reached each layer during training (the runs that recorded it): the
+    geometric mean over seeds of each layer's weight-gradient norm at every recorded step, the
+    bottom-to-top ratio over the whole run, and how often the whole gradient exceeded ``clip``
+    (where clipping is on, the steps it rescaled)."""
+    hist = [r["history"] for r in runs]
+    steps = min((h["grad_steps"] for h in hist), key=len)
+    n = len(steps)
+    weight = np.array([h["weight_grad"][:n] for h in hist])            # (seeds, n, L)
+    total = np.array([h["grad_norm"][:n] for h in hist])               # (seeds, n)
+    finite = np.all(np.isfinite(weight), axis=(1, 2))
+    w = weight[finite]
+    return {"steps": steps,
+            "weight_grad": np.exp(np.log(w).mean(axis=0)).tolist() if len(w) else None,
+            "bottom_over_top": spread(_geomean(s[:, 0] / s[:, -1]) for s in w),
+            "over_clip": spread(np.mean(t > clip) for t in total[finite]),
+            "max_grad_norm": spread(np.max(t) for t in total[finite]),
+            "diverged": int(sum(h["stopped"] == "diverged" for h in hist))}
+
+
+def study_summary(records: list[dict], layout: dict) -> dict:
+    """Everything the pages show of the study, per group (see ``stacklib.charlm.study``).
+
+    ``layout`` names what the records alone do not say (``study.layout``): the budget group's
+    reference configuration, the clipping threshold, the short runs' length, and for the lr
+    group the configuration trained at each (layers, learning rate).
+    """
+    groups = {g: by_config(records, g) for g in ("depth", "budget", "data", "deep")}
+    depth = {name: trained(runs) for name, runs in groups["depth"].items()}
+    for name, runs in groups["depth"].items():
+        if all("analysis" in r for r in runs):
+            depth[name]["timescales"] = timescale_summary(runs)
+            depth[name]["samples"] = [r["analysis"]["sample"]["text"] for r in runs]
+    budget = {name: trained(runs) for name, runs in groups["budget"].items()}
+    budget[layout["reference"]] = depth[layout["reference"]]
+    data = {name: {**trained(runs), "train_chars": runs[0]["train_chars"]}
+            for name, runs in groups["data"].items()}
+    deep = {name: {**trained(runs), "gradients": gradient_summary(runs, layout["clip"])}
+            for name, runs in groups["deep"].items()}
+    configs = {config_name(r): [] for r in records}
+    for r in sorted(records, key=lambda r: r["config"]["seed"]):
+        configs[config_name(r)].append(r)
+    rates = {layers: {lr: spread(best_before(r, layout["short_steps"]) for r in configs[name])
+                      for lr, name in by_rate.items()}
+             for layers, by_rate in layout["rates"].items()}
+    return {"depth": depth, "reference": layout["reference"],
+            "budget": dict(sorted(budget.items(), key=lambda kv: kv[1]["layers"])),
+            "data": data, "deep": deep,
+            "lr": {"steps": layout["short_steps"], "val_bpc": rates}}

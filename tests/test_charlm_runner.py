@@ -1,0 +1,39 @@
+"""The Shakespeare study's runner, in its quick mode: every code path on a slice of the text."""
+
+from __future__ import annotations
+
+import json
+
+from scripts.experiments import shakespeare as runner
+from stacklib.charlm import study
+from stacklib.corpus import shakespeare
+
+
+def test_quick_study_runs_resumes_and_reanalyses(tmp_path, capsys):
+    assert runner.main(["--quick", "--out", str(tmp_path), "--workers", "2"]) == 0
+    runs = study.quick_plan(len(shakespeare().vocab))
+    files = {p.stem: json.loads(p.read_text()) for p in tmp_path.glob("*.json")}
+    assert set(files) == {r.name for r in runs}
+    for run in runs:
+        record = files[run.name]
+        assert record["key"] == runner.training_key(run)
+        assert record["steps"] == record["history"]["steps"][-1] > 0
+        assert 0 < record["test_bpc"] < 8
+        assert ("analysis" in record) == run.analyse
+    sample = files["L2-h12-s0"]["analysis"]["sample"]
+    assert sample["text"] and sample["prompt"] == "ROMEO:\n"
+
+    # nothing left to do: a second run trains nothing
+    capsys.readouterr()
+    assert runner.main(["--quick", "--out", str(tmp_path)]) == 0
+    assert "running 0" in capsys.readouterr().out
+
+    # an analysis whose key is stale is redone from the saved weights, without training
+    name = "L2-h12-s0"
+    stale = {**files[name], "analysis_key": "old"}
+    (tmp_path / f"{name}.json").write_text(json.dumps(stale))
+    todo = runner.pending(runs, tmp_path, tmp_path / "weights")
+    assert [(run.name, retrain) for run, retrain, *_ in todo] == [(name, False)]
+    assert runner.main(["--quick", "--out", str(tmp_path)]) == 0
+    again = json.loads((tmp_path / f"{name}.json").read_text())
+    assert again["analysis_key"] != "old" and again["history"] == files[name]["history"]
