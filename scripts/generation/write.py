@@ -58,6 +58,21 @@ def json_text(value) -> str:
     return _dumps(_rounded(value, "$"), "") + "\n"
 
 
+def non_finite_as_none(value):
+    """`value` with NaN and infinities replaced by None, for measurements in which a non-finite
+    number means "no value" (a diverged training run's norms): say so where you call it, since
+    ``json_text`` refuses them otherwise."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: non_finite_as_none(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [non_finite_as_none(v) for v in value]
+    if hasattr(value, "tolist"):  # NumPy arrays and scalars
+        return non_finite_as_none(value.tolist())
+    return value
+
+
 def write_text(path: Path, text: str) -> Path:
     """Write UTF-8 text with "\\n" line endings and a final newline; returns `path`."""
     path = Path(path)

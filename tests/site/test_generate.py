@@ -141,6 +141,8 @@ def test_json_format():
         json_text({"a": [1.0, float("nan")]})
     with pytest.raises(TypeError, match=r"\$\.s: set"):
         json_text({"s": {1}})
+    assert json_text(write.non_finite_as_none({"a": [1.0, float("inf")]})) == \
+        '{\n "a": [1.0, null]\n}\n'
 
 
 def test_compare_json_tolerance():
