@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from scripts.generation.markdown import fmt_int, fmt_sci, header_comment, md_table
 from scripts.generation.write import Output
-
-CONFIG = {"growth": {"hidden_size": 32, "seq_len": 50, "num_layers": 3},
-          "gradient_model": {"factor": 0.60, "num_layers": 4, "max_layers": 8,
-                             "factors": [0.3, 0.6, 0.9]}}
+from stacklib.lecture import GRADIENT_MODEL, GROWTH
 
 
 def num(v: float) -> str:
@@ -55,7 +52,7 @@ def growth_md(g: dict) -> str:
 
 
 def gradient_model() -> dict:
-    cfg = CONFIG["gradient_model"]
+    cfg = GRADIENT_MODEL
     layers = list(range(1, cfg["max_layers"] + 1))
     L, a = cfg["num_layers"], cfg["factor"]
     return {
@@ -75,7 +72,7 @@ def run(out: Output) -> None:
     from stacklib.examples import gradient_path_growth, scalar_example
 
     ex = scalar_example()
-    growth = gradient_path_growth(**CONFIG["growth"])
+    growth = gradient_path_growth(**GROWTH)
     out.text("generated/partials/scalar_example.md", scalar_md(ex))
     out.text("generated/partials/growth.md", growth_md(growth))
     out.json("generated/data/gradient_model.json", gradient_model())

@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from scripts.generation.figures import CELL_COLORS, GREY, INK, LAYER_COLORS, mpl, save_svg
 from scripts.generation.markdown import fmt_int
+from scripts.generation.names import CELL_NAMES, CELLS
 from scripts.generation.write import Output
+from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_DEFAULTS, PRICE_MAX_LAYERS
 
 
 def pricing_vs_layers(out: Output) -> None:
-    from scripts.generation.params import CELL_NAMES, CELLS
-    from scripts.generation.params import CONFIG as PARAMS
     from stacklib import GATES, count_params
 
     plt = mpl()
-    d = PARAMS["defaults"]
+    d = PRICE_DEFAULTS
     x, h, default_L = d["input_size"], d["hidden_size"], d["num_layers"]
-    layers = list(range(1, PARAMS["max_layers"] + 1))
+    layers = list(range(1, PRICE_MAX_LAYERS + 1))
     fig, ax = plt.subplots(figsize=(7.2, 4.4))
     for cell in CELLS:
         counts = [count_params(cell, x, h, n) for n in layers]
@@ -49,11 +49,10 @@ def pricing_vs_layers(out: Output) -> None:
 def depth_vs_width(out: Output) -> None:
     from matplotlib.patches import FancyBboxPatch
 
-    from scripts.generation.params import CONFIG as PARAMS
     from stacklib import count_params
 
     plt = mpl()
-    cfg = PARAMS["depth_vs_width"]
+    cfg = DEPTH_VS_WIDTH
     cell, x = cfg["cell"], cfg["input_size"]
     variants = [("Shallow & wide", *cfg["wide"]), ("Deep & narrow", *cfg["deep"])]
     fig, ax = plt.subplots(figsize=(8.6, 4.8))

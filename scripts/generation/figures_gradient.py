@@ -23,6 +23,7 @@ from scripts.generation.figures import (
     save_svg,
 )
 from scripts.generation.write import Output
+from stacklib.lecture import GRADIENT_MODEL
 
 DATA = ["docs/generated/experiments/gradient_flow.json"]
 
@@ -86,10 +87,8 @@ def _measured_panel(ax, flow: dict, cell: str) -> None:
 
 def run(out: Output) -> None:
     """Toy model on the left; the measured panels stacked on the right, sharing the layer axis."""
-    from scripts.generation.examples import CONFIG as EXAMPLES
-
     plt = mpl()
-    cfg = EXAMPLES["gradient_model"]
+    cfg = GRADIENT_MODEL
     flow = out.read_json(DATA[0])
     cells = [c for c in MEASURED_CELLS if c in flow["cells"]]
     if not cells:

@@ -11,11 +11,11 @@ from scripts.generation.markdown import NBSP, fmt_num, header_comment, md_table
 from scripts.generation.write import Output
 
 DATA = ["docs/generated/experiments/latency.json"]
-CONFIG = {"digits": 2}
+DIGITS = 2  # milliseconds and ratios as the table shows them
 
 
 def _latency(result: dict) -> str:
-    d = CONFIG["digits"]
+    d = DIGITS
     rows = []
     for run in result["runs"]:
         h = run["hidden"]

@@ -10,17 +10,9 @@ generated/data/params.json                   the price widget's data and slider 
 from __future__ import annotations
 
 from scripts.generation.markdown import fmt_int, header_comment, md_table
+from scripts.generation.names import CELL_NAMES, CELLS, FRAMEWORKS
 from scripts.generation.write import Output
-
-CONFIG = {
-    "defaults": {"num_layers": 3, "hidden_size": 128, "input_size": 100},
-    "depth_vs_width": {"cell": "lstm", "input_size": 300, "wide": [1, 512], "deep": [3, 256]},
-    "max_layers": 8,
-    "max_size": 1024,  # the price sliders' maximum hidden and input size
-}
-CELLS = ("rnn", "gru", "lstm")
-CELL_NAMES = {"rnn": "Stacked RNN", "gru": "Stacked GRU", "lstm": "Stacked LSTM"}
-FRAMEWORKS = {"torch": "PyTorch", "keras": "Keras"}
+from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_DEFAULTS, PRICE_MAX_LAYERS, PRICE_MAX_SIZE
 
 
 def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
@@ -69,9 +61,8 @@ def _summary(x: int, h: int, L: int) -> str:
 def _depth_vs_width() -> str:
     from stacklib import count_params
 
-    cfg = CONFIG["depth_vs_width"]
-    cell, x = cfg["cell"], cfg["input_size"]
-    (lw, hw), (ld, hd) = cfg["wide"], cfg["deep"]
+    cell, x = DEPTH_VS_WIDTH["cell"], DEPTH_VS_WIDTH["input_size"]
+    (lw, hw), (ld, hd) = DEPTH_VS_WIDTH["wide"], DEPTH_VS_WIDTH["deep"]
     keras_w, keras_d = (count_params(cell, x, hw, lw, framework="keras"),
                         count_params(cell, x, hd, ld, framework="keras"))
     torch_w, torch_d = count_params(cell, x, hw, lw), count_params(cell, x, hd, ld)
@@ -101,13 +92,13 @@ def _depth_vs_width() -> str:
 def params_data() -> dict:
     from stacklib import GATES, bias_vectors, count_params, param_breakdown
 
-    d = CONFIG["defaults"]
+    d = PRICE_DEFAULTS
     x, h, L = d["input_size"], d["hidden_size"], d["num_layers"]
-    layers = range(1, CONFIG["max_layers"] + 1)
+    layers = range(1, PRICE_MAX_LAYERS + 1)
     return {
         "defaults": d,
         "sliders": {"num_layers": {"min": 1, "max": max(layers)},
-                    **{k: {"min": 1, "max": CONFIG["max_size"]}
+                    **{k: {"min": 1, "max": PRICE_MAX_SIZE}
                        for k in ("hidden_size", "input_size")}},
         "gates": {c: GATES[c] for c in CELLS},
         "bias_vectors": {f: {c: bias_vectors(c, f) for c in CELLS} for f in FRAMEWORKS},
@@ -124,7 +115,7 @@ def params_data() -> dict:
 
 
 def run(out: Output) -> None:
-    d = CONFIG["defaults"]
+    d = PRICE_DEFAULTS
     x, h, L = d["input_size"], d["hidden_size"], d["num_layers"]
     for c in CELLS:
         out.text(f"generated/partials/params_{c}.md", _breakdown_table(c, x, h, L))

@@ -13,36 +13,41 @@ from __future__ import annotations
 
 from scripts.generation.markdown import fmt_int, fmt_num, header_comment, md_table
 from scripts.generation.write import Output
+from stacklib.lecture import DEPTH_VS_WIDTH, GRADIENT_MODEL, PRICE_DEFAULTS
 
 CHOICES = {"q1": "B", "q2": "A", "q6": "B", "q8": "C"}  # letters of multiple-choice answers
 
 
 def quiz_data() -> dict:
-    from scripts.generation.examples import CONFIG as EXAMPLES
     from stacklib import count_params, param_breakdown
     from stacklib.examples import scalar_example
     from stacklib.walkthrough import walkthrough
 
-    q3_layers = [r.total for r in param_breakdown("lstm", 100, 128, 3)]
-    keras_1x512 = count_params("lstm", 300, 512, 1, framework="keras")
-    torch_1x512 = count_params("lstm", 300, 512, 1)
+    # Q3 prices §05's default stack; Q4 and Q8 the two shapes of §10's budget.
+    d = PRICE_DEFAULTS
+    q3 = ("lstm", d["input_size"], d["hidden_size"], d["num_layers"])
+    x = DEPTH_VS_WIDTH["input_size"]
+    (wide_layers, wide), (deep_layers, deep) = DEPTH_VS_WIDTH["wide"], DEPTH_VS_WIDTH["deep"]
+    keras_wide = count_params("lstm", x, wide, wide_layers, framework="keras")
+    torch_wide = count_params("lstm", x, wide, wide_layers)
     ex = scalar_example()
     y = [round(v, 4) for v in walkthrough().y]
-    gm = EXAMPLES["gradient_model"]
+    gm = GRADIENT_MODEL
     return {
         "q1": {"answer": CHOICES["q1"]},
         "q2": {"answer": CHOICES["q2"]},
-        "q3": {"answer": count_params("lstm", 100, 128, 3), "layers": q3_layers,
-               "source": 'stacklib.count_params("lstm", 100, 128, 3)'},
-        "q4": {"answer": torch_1x512 - keras_1x512, "keras": keras_1x512, "torch": torch_1x512,
-               "source": 'stacklib.count_params("lstm", 300, 512, 1, framework=...)'},
+        "q3": {"answer": count_params(*q3), "layers": [r.total for r in param_breakdown(*q3)],
+               "source": 'stacklib.count_params("lstm", {}, {}, {})'.format(*q3[1:])},
+        "q4": {"answer": torch_wide - keras_wide, "keras": keras_wide, "torch": torch_wide,
+               "source": f'stacklib.count_params("lstm", {x}, {wide}, {wide_layers}, '
+                         'framework=...)'},
         "q5": {"answer": ex["layer2"][-1], "layer1": ex["layer1"], "layer2": ex["layer2"],
                "source": "stacklib.examples.scalar_example()"},
         "q6": {"answer": CHOICES["q6"], "y": y, "source": "stacklib.walkthrough.walkthrough().y"},
         "q7": {"answer": "factor**(L-1)", "factor": gm["factor"], "num_layers": gm["num_layers"],
                "at_defaults": gm["factor"] ** (gm["num_layers"] - 1)},
-        "q8": {"answer": CHOICES["q8"], "wide_keras": keras_1x512,
-               "deep_keras": count_params("lstm", 300, 256, 3, framework="keras")},
+        "q8": {"answer": CHOICES["q8"], "wide_keras": keras_wide,
+               "deep_keras": count_params("lstm", x, deep, deep_layers, framework="keras")},
         "q9": {"answer": "return_sequences=True"},
         "q10": {"answer": "held-out error stalls or rises; the gap widens"},
     }

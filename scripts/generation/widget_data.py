@@ -18,16 +18,15 @@ Schemas of the experiment files: the docstrings of stacklib/experiments/*.py.
 from __future__ import annotations
 
 from scripts.generation.write import Output
+from stacklib.lecture import DEPTH_VS_WIDTH, GRADIENT_FACTOR_SLIDER, GRADIENT_MODEL
 
 EXPERIMENTS = "docs/generated/experiments"
 DATA = [f"{EXPERIMENTS}/{name}.json"
         for name in ("stacks", "probes", "gradient_flow", "depth_data", "depth_width")]
-CONFIG = {"digits": 4, "verdict": {"cell": "lstm", "input_size": 300,
-                                   "options": [["wide", 1, 512], ["deep", 3, 256]]},
-          "vanishing": {"factor": {"min": 0.05, "max": 1.0, "step": 0.05}}}  # the γ slider
+DIGITS = 4  # display data, not results: no more digits than a widget shows
 
 
-def _r(values, digits: int = CONFIG["digits"]):
+def _r(values, digits: int = DIGITS):
     """Round nested lists of floats to `digits` decimals (display data, not results)."""
     if isinstance(values, list):
         return [_r(v, digits) for v in values]
@@ -67,13 +66,13 @@ def live_stack(stacks: dict) -> dict:
 
 
 def vanishing(flow: dict) -> dict:
-    from scripts.generation.examples import CONFIG as EXAMPLES
     from scripts.generation.examples import gradient_model
 
-    model, max_layers = gradient_model(), EXAMPLES["gradient_model"]["max_layers"]
+    model, max_layers = gradient_model(), GRADIENT_MODEL["max_layers"]
     out = {"model": model["model"], "factor": model["factor"], "num_layers": model["num_layers"],
            "max_layers": max_layers,
-           "sliders": {**CONFIG["vanishing"], "num_layers": {"min": 1, "max": max_layers}}}
+           "sliders": {"factor": GRADIENT_FACTOR_SLIDER,
+                       "num_layers": {"min": 1, "max": max_layers}}}
     measured: dict = {}
     for run in flow["runs"]:
         top = run["last_step"][-1]
@@ -97,12 +96,11 @@ def depth_data(data: dict) -> dict:
 def verdict(dw: dict) -> dict:
     from stacklib import count_params
 
-    cfg = CONFIG["verdict"]
-    cell, x = cfg["cell"], cfg["input_size"]
+    cell, x = DEPTH_VS_WIDTH["cell"], DEPTH_VS_WIDTH["input_size"]
     options = [{"key": key, "layers": layers, "hidden": hidden,
                 "params": {fw: count_params(cell, x, hidden, layers, framework=fw)
                            for fw in ("keras", "torch")}}
-               for key, layers, hidden in cfg["options"]]
+               for key in ("wide", "deep") for layers, hidden in [DEPTH_VS_WIDTH[key]]]
     tr = dw["training"]
     trained = {k: {"layers": tr[k]["layers"], "hidden": tr[k]["hidden"],
                    "params": dw["params"][k], "agreement": tr[k]["mean"],

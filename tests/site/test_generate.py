@@ -90,6 +90,9 @@ DEPENDENTS = {
     "stacklib/params.py": ({"params", "examples", "walkthrough", "quiz", "codelab", "notebook",
                             "figures_charts", "figures_gradient", "widget_data"}, set(REGISTRY)),
     "stacklib/experiments/lm.py": (set(), set(REGISTRY) - {"gradient_flow"}),
+    "stacklib/lecture.py": ({"params", "examples", "walkthrough", "quiz", "codelab", "notebook",
+                             "figures_charts", "figures_gradient", "widget_data"},
+                            set(REGISTRY)),
 }
 
 
