@@ -54,7 +54,9 @@ def test_pdf_size_and_first_page_renders(lecture_pdf, tmp_path):
                     str(lecture_pdf), str(tmp_path / "p")], check=True, capture_output=True)
     pngs = list(tmp_path.glob("p*.png"))
     assert len(pngs) == 1
-    ink = (imread(pngs[0]) < 0.5).mean()
+    page = imread(pngs[0])
+    gray = page if page.ndim == 2 else page[..., 0]
+    ink = (gray < 0.7).mean()  # at 30 dpi the cover's text is grey, not black
     assert ink > 0.002, f"the first page is blank ({ink:.4%} dark pixels)"
 
 
