@@ -10,15 +10,18 @@ After a regeneration that breaks one of them, fix the prose, not the test.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
+from test_prose_numbers import growth_tanh_slopes
 
+from stacklib import data as language
 from stacklib.examples import gradient_path_growth
-from stacklib.numpy import StackedRNN
 
-GENERATED = Path(__file__).resolve().parents[1] / "docs" / "generated"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+GENERATED = DOCS / "generated"
 
 
 def _load(name):
@@ -36,6 +39,8 @@ def test_verdict_latency_claims():
     assert 0.8 <= by["seed", 32]["ratio_deep_wide"] <= 1.25  # "took about the same time"
     for b in (1, 32):  # trained sizes: "slower, but by much less than three times"
         assert 1.0 < by["trained", b]["ratio_deep_wide"] < 2.5
+    # §02 "What it costs", §10 and §12: against a wide layer of equal cost "never ×L slower"
+    assert all(r["ratio_deep_wide"] < r["layers_deep"] for r in runs)
 
 
 def test_lens_probe_claims():
@@ -93,13 +98,140 @@ def test_growth_example_claims(seed):
     g = gradient_path_growth(hidden_size=32, seq_len=50, num_layers=3, seed=seed)
     assert g["deep"]["grad_norm_first_step_bottom"] > g["shallow"]["grad_norm_first_step_bottom"]
     assert g["shallow"]["grad_norm_first_step_bottom"] < 1e-10  # "next to nothing"
-    stack = StackedRNN(32, 32, 3, cell="rnn", seed=seed)  # the example's stack and input
-    out = stack.forward(np.random.default_rng(seed).standard_normal((50, 32)))
-    slope = [float(np.mean(1.0 - h**2)) for h in out.h]  # mean tanh' per layer
-    assert slope[0] < min(slope[1:]), slope
+    slope = growth_tanh_slopes(seed)  # mean tanh' per layer of the example's stack
+    assert slope[0] < slope[1] < slope[2], slope  # 0.74 in layer 1, "but 0.88 ... and 0.92"
 
 
 def test_price_fan_in_claim():
     """§05: the fan-in "changes from D to H exactly once, above layer 1 — up at these defaults"."""
     d = _load("data/params.json")["defaults"]
     assert d["input_size"] < d["hidden_size"]
+
+
+def test_hero_lamp_claims():
+    """Home, "What the brightness shows": the prepositions glow brightest in every layer, the
+    determiners are the top layer's dimmest, and a preposition is always followed by "the"."""
+    hero = _load("data/hero.json")
+    words = [w.lower() for w in hero["words"]]
+    for row in hero["lamp"]:
+        order = np.argsort(row)[::-1]
+        assert [words[i] for i in order[:2]] == ["to", "on"], row
+    dimmest = np.argsort(hero["lamp"][-1])[:3]
+    assert sorted(words[i] for i in dimmest) == ["the", "the", "the"]
+    train, _ = language.make_splits(n_train=500, n_heldout=100)
+    for s in train:
+        for word, nxt in zip(s.tokens, s.tokens[1:], strict=False):
+            if word in language.PREPOSITIONS:
+                assert nxt == "the", s.text
+
+
+def test_live_probe_table_claims():
+    """§06 under the 2-layer model's probe table (partials/live_probes.md)."""
+    acc = _load("experiments/probes.json")["models"]["live"]["accuracy"]
+    emb, l1, l2 = 0, 1, 2
+    assert min(acc["pos"][l1:]) >= 0.95  # "part of speech is read almost perfectly from either"
+    own = acc["word_number"]  # "equally well from both — in fact best from the word vectors"
+    assert abs(own[l1] - own[l2]) < 0.01 and own[emb] > max(own[l1:])
+    plain, mismatch = acc["subject_number"], acc["subject_number_mismatch"]
+    assert plain[l2] > plain[l1]  # "read better from layer 2 than from layer 1"
+    assert mismatch[l2] - mismatch[l1] > plain[l2] - plain[l1]  # "the gap is widest ..."
+    assert mismatch[l1] <= 0.95 and mismatch[l2] >= 0.99  # "layer 1 still errs ... almost never"
+
+
+def test_live_channel_claims():
+    """§06 under the channel table: one layer-2 channel holds the subject's number from subject
+    to verb (faintly at a few words), none in layer 1, and none follows each noun's number."""
+    from gen_widget_data import channel_roles
+
+    stacks = _load("experiments/stacks.json")
+    roles = channel_roles(stacks)
+    assert [len(r["holds"]) for r in roles] == [0, 1]
+    assert all(not r["follows"] for r in roles)
+    channel = roles[1]["holds"][0]["channel"] - 1
+    for meta, run in zip(stacks["probes"], stacks["models"]["live"]["probes"], strict=True):
+        span = np.asarray(run["h"])[1, meta["subject_index"]:meta["verb_index"], channel]
+        plural = meta["number"][meta["subject_index"]] == "pl"
+        assert np.all(span < 0) if plural else np.all(span > 0)  # "below zero under keys"
+        assert np.min(np.abs(span)) < 0.15  # "faintly at a few words"
+    table = (GENERATED / "partials/live_channels.md").read_text(encoding="utf-8")
+    assert f"channel {channel + 1} (" in table
+
+
+def test_same_budget_claims():
+    """§10 "Both shapes, trained at one budget"."""
+    tr = _load("experiments/depth_width.json")["training"]
+    wide, deep = tr["wide"], tr["deep"]
+    # "the same near-perfect held-out agreement, even at mismatched attractors"
+    for arm in (wide, deep):
+        assert arm["mean"] >= 0.99 and arm["mean_mismatch"] >= 0.99
+    assert wide["mean"] >= deep["mean"] - 0.005  # "the wide layer did not lose"
+    # "in less than half the steps, on every seed"
+    for w, d in zip(wide["steps_to_90"], deep["steps_to_90"], strict=True):
+        assert 2 * w < d
+    # "climbs at once; the deep stack's stays near chance for its first few hundred steps"
+    at = {k: dict(zip(tr[k]["curve"]["step"], tr[k]["curve"]["heldout_agreement_mean"],
+                      strict=True)) for k in ("wide", "deep")}
+    assert at["wide"][300] >= 0.99
+    assert all(at["deep"][step] <= 0.55 for step in (100, 200, 300, 400, 500))
+    assert _load("experiments/depth_width.json")["config"]["deep"]["residual"] is False
+
+
+def test_depth_data_claims():
+    """§10 "Depth and the size of your dataset": the design and both measures' stories."""
+    dd = _load("experiments/depth_data.json")
+    base, sizes, depths = dd["config"]["base"], dd["sizes"], dd["depths"]
+    # "every stack here has residual connections ... 300 training steps on batches of 32"
+    assert base["residual"] is True and base["steps"] == 300 and base["batch_size"] == 32
+    assert depths == [1, 2, 3, 4] and sizes == sorted(sizes)
+    mean = {k: np.asarray(v["mean"]) for k, v in dd["summary"].items()}  # [depth][size]
+    small, large = (0, 1), len(sizes) - 1
+    # loss: "training loss falls (or holds) with depth while held-out loss rises"
+    for n in small:
+        assert np.all(np.diff(mean["train_loss"][:, n]) <= 0.01), n
+        assert np.all(np.diff(mean["heldout_loss"][:, n]) > 0), n
+    # "so the shaded gap opens wider with each layer" (everywhere but the largest set)
+    assert np.all(np.diff(mean["gap_loss"][:, :large], axis=0) > 0)
+    # "on the largest training set the gap nearly closes at every depth ... a shade below"
+    assert np.all(mean["gap_loss"][:, large] < 0.1)
+    assert np.all(mean["heldout_loss"][1:, large] < mean["heldout_loss"][0, large])
+    # agreement: "on the two smallest sets ... training sentences right, held-out wrong close to
+    # half the time"; "the gap is wide but flat across depth"
+    for n in small:
+        assert np.all(mean["train_error"][:, n] <= 0.01), n
+        assert np.all((0.35 <= mean["heldout_error"][:, n]) & (mean["heldout_error"][:, n] <= 0.55))
+        assert np.ptp(mean["gap_error"][:, n]) < 0.05, n
+    # "with enough data, held-out error falls towards zero at every depth, and the single layer
+    # is the one that lags"
+    assert np.all(mean["heldout_error"][:, large] < 0.05)
+    for n in range(2, len(sizes)):
+        assert mean["heldout_error"][0, n] > mean["heldout_error"][1:, n].max(), n
+
+
+EXERCISE_CODE = re.compile(r"```python\n(.*?)```", re.S)
+
+
+def _exercises() -> str:
+    page = (DOCS / "13-mastery-check.md").read_text(encoding="utf-8")
+    return page[page.index("## Exercises: predict, then run"):]
+
+
+def test_exercise_snippets_print_what_they_say(capsys):
+    """§13: each snippet runs as shown and prints what its last comment says."""
+    snippets = EXERCISE_CODE.findall(_exercises())
+    assert len(snippets) == 2
+    for code in snippets:
+        said = re.search(r"# prints (.+)$", code.strip().splitlines()[-1]).group(1)
+        exec(compile(code, "<exercise>", "exec"), {})
+        assert capsys.readouterr().out.strip() == said.strip()
+
+
+def test_every_exercise_has_an_answer():
+    """§13's exercises and the appendix's generated answers match one to one; E6's answer
+    ("above", "about the same") holds in the data it quotes."""
+    asked = re.findall(r"^### (E\d+) ·", _exercises(), re.M)
+    key = (GENERATED / "partials/exercise_answers.md").read_text(encoding="utf-8")
+    assert asked == re.findall(r"^\| (E\d+) \|", key, re.M) and len(asked) >= 5
+    dd = _load("experiments/depth_data.json")
+    s, one, four = dd["summary"], dd["depths"].index(1), dd["depths"].index(4)
+    assert s["heldout_loss"]["mean"][four][0] > s["heldout_loss"]["mean"][one][0]
+    assert abs(s["heldout_error"]["mean"][four][0] - s["heldout_error"]["mean"][one][0]) < 0.05

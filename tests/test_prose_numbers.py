@@ -17,10 +17,12 @@ in prose: they live in generated figures and tables only.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import stacklib
@@ -28,9 +30,9 @@ import stacklib
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = sorted(p.name for p in DOCS.glob("*.md"))
 
-CELLS, HAND, VANISH, VERDICT, QUIZ = (
-    "05-cell-flavors.md", "08-hand-computed.md", "09-vanishing-paths.md", "10-verdict.md",
-    "13-mastery-check.md",
+BLUEPRINT, CELLS, HAND, VANISH, VERDICT, QUIZ = (
+    "03-blueprint.md", "05-cell-flavors.md", "08-hand-computed.md", "09-vanishing-paths.md",
+    "10-verdict.md", "13-mastery-check.md",
 )
 
 
@@ -82,6 +84,34 @@ def _growth(depth: str, key: str) -> int:
     return gradient_path_growth(hidden_size=32, seq_len=50, num_layers=3)[depth][key]
 
 
+def growth_tanh_slopes(seed: int = 0) -> list[float]:
+    """Mean tanh slope, 1 - h^2, per layer of the growth example's 3-layer stack (its input)."""
+    from stacklib.numpy import StackedRNN
+
+    stack = StackedRNN(32, 32, 3, cell="rnn", seed=seed)
+    out = stack.forward(np.random.default_rng(seed).standard_normal((50, 32)))
+    return [float(np.mean(1.0 - h**2)) for h in out.h]
+
+
+def _depth_data_passes(size: str) -> str:
+    """Passes over the smallest or largest §10 training set in the fixed step budget."""
+    data = json.loads((DOCS / "generated/experiments/depth_data.json").read_text())
+    base, n = data["config"]["base"], (min if size == "smallest" else max)(data["sizes"])
+    passes = base["steps"] * base["batch_size"] / n
+    return f"{float(f'{passes:.2g}'):g}"
+
+
+def _depth_data_size(size: str) -> str:
+    data = json.loads((DOCS / "generated/experiments/depth_data.json").read_text())
+    return _int((min if size == "smallest" else max)(data["sizes"]))
+
+
+def _toy_factor(i: int) -> str:
+    from gen_examples import CONFIG
+
+    return f"{CONFIG['gradient_model']['factors'][i]:.2f}"
+
+
 # ---------------------------------------------------------------- the registry
 # literal as typed in the prose (ASCII hyphen-minus; the scanner maps U+2212 to it)
 #   -> (pages that state it, function computing the same literal from stacklib)
@@ -102,17 +132,26 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     # §08 hand-computed two-layer LSTM step
     "0.7215": ((HAND, QUIZ), lambda: _dec4(_walk_y(0))),
     "-0.0432": ((HAND, QUIZ), lambda: _dec4(_walk_y(1))),
-    # §08 warm-up: seed 001's scalar example
-    "2, 1, 3": ((HAND, QUIZ), lambda: _seq(_scalar("inputs"))),
-    "2, 2, 4": ((HAND, QUIZ), lambda: _seq(_scalar("layer1"))),
-    "2, 3, 5.5": ((HAND, QUIZ), lambda: _seq(_scalar("layer2"))),
-    "5.5": ((HAND, QUIZ), lambda: _num(_scalar("layer2")[-1])),
-    "0.5": ((HAND, QUIZ), lambda: _num(_scalar("w_rec"))),
+    # §03 warm-up (recalled in §08): seed 001's scalar example
+    "2, 1, 3": ((BLUEPRINT, HAND, QUIZ), lambda: _seq(_scalar("inputs"))),
+    "2, 2, 4": ((BLUEPRINT, HAND, QUIZ), lambda: _seq(_scalar("layer1"))),
+    "2, 3, 5.5": ((BLUEPRINT, HAND, QUIZ), lambda: _seq(_scalar("layer2"))),
+    "5.5": ((BLUEPRINT, HAND, QUIZ), lambda: _num(_scalar("layer2")[-1])),
+    "0.5": ((BLUEPRINT, QUIZ), lambda: _num(_scalar("w_rec"))),
     # §09 seed 001's growth example: hidden size 32, 50 steps, 1 vs 3 layers (tanh RNN)
     "1,024": ((VANISH,), lambda: _int(_growth("shallow", "recurrent_params"))),
     "3,072": ((VANISH,), lambda: _int(_growth("deep", "recurrent_params"))),
     "52": ((VANISH,), lambda: _int(_growth("deep", "jacobians_per_path"))),
     "1,275": ((VANISH,), lambda: _int(_growth("deep", "paths_to_first_input"))),
+    # §09 why the stack's gradient is not the smaller one: mean tanh slope per layer
+    "0.74": ((VANISH,), lambda: f"{growth_tanh_slopes()[0]:.2f}"),
+    "0.88": ((VANISH,), lambda: f"{growth_tanh_slopes()[1]:.2f}"),
+    "0.92": ((VANISH,), lambda: f"{growth_tanh_slopes()[2]:.2f}"),
+    # §10 depth x data design: passes over the smallest set in the fixed budget, largest set
+    "190": ((VERDICT,), lambda: _depth_data_passes("smallest")),
+    "3,000": ((VERDICT,), lambda: _depth_data_size("largest")),
+    # §13 exercise E5: the toy model's largest figure factor (its answer is generated)
+    "0.90": ((QUIZ,), lambda: _toy_factor(-1)),
 }
 
 # ---------------------------------------------------------------- the allowlist
@@ -121,6 +160,7 @@ ALLOWED_PHRASES = (
     "2013–15",    # hero stat card: the deep era
     "2013–2016",  # the era of the benchmarks (§10, §12)
     "2–4",        # the practical sweet spot (layers)
+    "(-1, 1)",    # the range of tanh (§09)
 )
 ALLOWED_NUMBERS = frozenset({
     # layer indices, timestep indices, gate-block counts (1/3/4), bias vectors, §04 step numbers

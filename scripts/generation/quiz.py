@@ -4,6 +4,8 @@ generated/data/quiz.json            per question: the answer (a choice letter or
                                     number), the numbers an explanation quotes, and the stacklib
                                     call behind them
 generated/partials/quiz_answers.md  the answer key for the print/PDF appendix
+generated/partials/exercise_answers.md  answers to the predict-then-run exercises (counts from
+                                    stacklib, the §10 results from experiments/depth_data.json)
 
 The questions themselves are prose (docs/13-mastery-check.md); tests/site/test_elements.py checks
 that the page's answer letters match CHOICES, tests/test_prose_numbers.py its numbers.
@@ -15,6 +17,7 @@ from scripts.generation.markdown import fmt_int, fmt_num, header_comment, md_tab
 from scripts.generation.write import Output
 from stacklib.lecture import DEPTH_VS_WIDTH, GRADIENT_MODEL, PRICE_DEFAULTS
 
+DATA = ["docs/generated/experiments/depth_data.json"]
 CHOICES = {"q1": "B", "q2": "A", "q6": "B", "q8": "C"}  # letters of multiple-choice answers
 
 
@@ -49,7 +52,7 @@ def quiz_data() -> dict:
         "q8": {"answer": CHOICES["q8"], "wide_keras": keras_wide,
                "deep_keras": count_params("lstm", x, deep, deep_layers, framework="keras")},
         "q9": {"answer": "return_sequences=True"},
-        "q10": {"answer": "held-out error stalls or rises; the gap widens"},
+        "q10": {"answer": "held-out error stalls or rises; for the loss the gap widens"},
     }
 
 
@@ -80,8 +83,61 @@ def answers_md(q: dict) -> str:
                "parameters, Keras)", "`stacklib.count_params`"],
         ["Q9", "The second layer gets no sequence: set `return_sequences=True` below the top",
          "—"],
-        ["Q10", "Held-out error stalls or rises; the train/held-out gap widens", "§10 figure"],
+        ["Q10", "Held-out error stalls or rises; for the loss the gap widens with depth",
+         "§10 figure"],
     ]
+    return header_comment(__name__) + md_table(["", "Answer", "Computed by"], rows, "lll")
+
+
+def exercise_rows(depth_data: dict) -> list[list[str]]:
+    """The §13 exercises' answers: [exercise, answer, computed by]."""
+    from stacklib import count_params, param_breakdown
+
+    # E1's stack is Q3's (§05's defaults), with a batch of 5; E2's rival is §10's deep shape.
+    D, H, L = (PRICE_DEFAULTS[k] for k in ("input_size", "hidden_size", "num_layers"))
+    B = 5
+    x, (deep_layers, deep) = DEPTH_VS_WIDTH["input_size"], DEPTH_VS_WIDTH["deep"]
+    lstm3, lstm4 = count_params("lstm", D, H, L), count_params("lstm", D, H, L + 1)
+    upper = param_breakdown("lstm", D, H, L + 1)[-1].total
+    budget, tripled = count_params("lstm", x, deep, deep_layers), deep_layers * deep
+    width = min(range(1, 4 * deep), key=lambda h: abs(count_params("lstm", x, h, 1) - budget))
+    gru, rnn = count_params("gru", D, H, L), count_params("rnn", D, H, L)
+    factor = GRADIENT_MODEL["factors"][-1]
+    quiet = next(n for n in range(1, 100) if factor ** (n - 1) < 0.5)
+    rows = [
+        ["E1", f"**{fmt_int(lstm4)}** = {fmt_int(lstm3)} + {fmt_int(upper)}: every layer above "
+               f"the first costs the same, since it reads a state of width {H}; `h_n` becomes "
+               f"({L + 1}, {B}, {H}), one row per layer",
+         f'`stacklib.count_params("lstm", {D}, {H}, {L + 1})`'],
+        ["E2", f"**{width} units** ({fmt_int(count_params('lstm', x, width, 1))} against "
+               f"{fmt_int(budget)}), not {tripled}: a layer's cost grows with $H^2$ but the "
+               "stack's only with $L$, so three times the depth buys about twice the width "
+               f"({tripled} units would cost {fmt_int(count_params('lstm', x, tripled, 1))})",
+         "`stacklib.count_params`, searched over widths"],
+        ["E3", f"**GRU {fmt_int(gru)}, RNN {fmt_int(rnn)}** — three and one blocks of the same "
+               f"shapes instead of four, so exactly ¾ and ¼ of {fmt_int(lstm3)}",
+         f'`stacklib.count_params("gru", {D}, {H}, {L})`, and `"rnn"`'],
+        ["E4", "Layer 2's weights change only layer 2's state and $y_t$; layer 1's numbers stay, "
+               "since nothing flows down in the forward pass. A new $x_t$ changes everything: it "
+               "enters layer 1, and layer 2 hears of it through $h_t^{[1]}$", "—"],
+        ["E5", f"**$L$ = {quiet}** — {fmt_num(factor, 2)}<sup>{quiet - 1}</sup> = "
+               f"{factor ** (quiet - 1):.3f}, while {fmt_num(factor, 2)}<sup>{quiet - 2}</sup> "
+               f"= {factor ** (quiet - 2):.3f}", "toy model of §09"],
+    ]
+    if depth_data:
+        s, small = depth_data["summary"], 0  # index of the smallest training set
+        first, last = depth_data["depths"].index(1), depth_data["depths"].index(4)
+        loss = [s["heldout_loss"]["mean"][d][small] for d in (first, last)]
+        err = [s["heldout_error"]["mean"][d][small] for d in (first, last)]
+        rows.append(["E6", "**Loss above, agreement error about the same** — held-out loss "
+                           f"{fmt_num(loss[1], 2)} against {fmt_num(loss[0], 2)} nats/word on "
+                           f"{depth_data['sizes'][small]} sentences; agreement error "
+                           f"{fmt_num(err[1], 2)} against {fmt_num(err[0], 2)}, near chance",
+                     "`stacklib.experiments.depth_data` (mean over seeds)"])
+    return rows
+
+
+def exercises_md(rows: list[list[str]]) -> str:
     return header_comment(__name__) + md_table(["", "Answer", "Computed by"], rows, "lll")
 
 
@@ -89,3 +145,5 @@ def run(out: Output) -> None:
     q = quiz_data()
     out.json("generated/data/quiz.json", q)
     out.text("generated/partials/quiz_answers.md", answers_md(q))
+    out.text("generated/partials/exercise_answers.md",
+             exercises_md(exercise_rows(out.read_json(DATA[0]))))

@@ -138,7 +138,7 @@ def test_vanishing_keyboard_and_clamping(web):
 
 def test_verdict_flip_and_table_follows(web):
     w = web.widget("verdict")
-    table = web.page.locator("table", has_text="Shallow & wide").first
+    table = web.page.locator("table", has_text="Shallow & wide · 1×512").first  # head-to-head
     for name, layers, hidden, col in [("Shallow", 1, 512, 1), ("Deep", 3, 256, 2)]:
         w.get_by_role("radio", name=name).check()
         for fw in ("keras", "torch"):
