@@ -1,4 +1,5 @@
-# Two commands for a newcomer (see README): `make serve` and `make test`.
+# Two commands for a newcomer (see README): `make serve` and `make test`; `make test-fast` is the
+# loop to run before every commit.
 SHELL := /bin/bash
 # The venvs' Python: 3.11 (what CI and the pinned wheels use) when installed, else python3.
 PY ?= $(shell command -v python3.11 2>/dev/null || echo python3)
@@ -7,7 +8,7 @@ BIN := $(VENV)/bin
 DOCS_VENV := .venv-docs
 # Where serve and preview listen (e.g. `make preview ADDR=127.0.0.1:8001` beside a running one).
 ADDR ?= 127.0.0.1:8000
-# Keep every tool's state inside the project, never in $HOME: the table of scripts/_toolenv.py
+# Keep every tool's state inside the project, never in $HOME: the table of scripts/toolenv.py
 # (tests/test_toolenv.py checks that these exports match it).
 export MPLCONFIGDIR := $(CURDIR)/.cache/mpl
 export IPYTHONDIR := $(CURDIR)/.cache/ipython
@@ -18,8 +19,8 @@ export XDG_CACHE_HOME := $(CURDIR)/.cache/xdg-cache
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONHASHSEED := 0
 
-.PHONY: serve test build generate preview check-docs lint bench clean pdf offline deploy-version \
-	lighthouse
+.PHONY: serve test test-fast build generate preview check-docs lint bench clean pdf offline \
+	deploy-version lighthouse
 
 # PyPI's torch==2.13.0 for Linux is the multi-GB CUDA build; the CPU build comes from PyTorch's
 # own index, added when that index answers (offline machines install torch from local wheels).
@@ -49,7 +50,7 @@ $(DOCS_VENV)/.installed: pyproject.toml
 
 ## generate: run stacklib and write docs/generated/ (cached by input hash; FORCE=1 to redo)
 generate: $(BIN)/.installed
-	$(BIN)/python scripts/generate.py $(if $(FORCE),--force)
+	$(BIN)/python -m scripts.generation $(if $(FORCE),--force)
 
 ## build: strict static build into site/
 build: generate
@@ -61,39 +62,43 @@ serve: generate
 
 ## preview: markdown-only contributors — no torch, uses the committed docs/generated/
 preview: $(DOCS_VENV)/.installed
-	STACK_EXECUTE_NOTEBOOK=false STACK_PRINT_SITE=false \
-	  $(DOCS_VENV)/bin/mkdocs serve --dirty --dev-addr $(ADDR)
+	STACK_PRINT_SITE=false $(DOCS_VENV)/bin/mkdocs serve --dirty --dev-addr $(ADDR)
 
 ## check-docs: a prose-only change's checks, no torch: strict build of the pages, lint, spelling
 check-docs: $(DOCS_VENV)/.installed
-	STACK_EXECUTE_NOTEBOOK=false STACK_PRINT_SITE=false \
-	  $(DOCS_VENV)/bin/mkdocs build --strict --quiet --site-dir build/check-docs
+	STACK_PRINT_SITE=false $(DOCS_VENV)/bin/mkdocs build --strict --quiet --site-dir build/check-docs
 	$(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/delivery/test_docs_lint.py
 
-## test: every test (unit, docs execution, site, browser, PDF) plus lint
+## test-fast: before every commit: lint, library, generation and site tests (no browser)
+test-fast: $(BIN)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -m "not browser and not delivery"
+
+## test: every test (library, generation, site, browser, PDF, delivery) plus lint; leaves the
+## site and the PDF it checked in build/site/ and build/lecture.pdf
 test: $(BIN)/.installed $(NODE)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 ## bench: speed ratios measured side by side (not a test)
 bench: $(BIN)/.installed
-	$(BIN)/python scripts/bench_stack.py
+	$(BIN)/python -m scripts.benchmarks.stack
 
 ## pdf: the whole lecture as one PDF: build/lecture.pdf
 pdf: generate
-	$(BIN)/python scripts/build_pdf.py
+	$(BIN)/python -m scripts.delivery.pdf
 
 ## offline: a zip browsable from file:// with search: build/depth-lecture-offline.zip
 offline: generate $(NODE)
-	$(BIN)/python scripts/build_offline.py
+	$(BIN)/python -m scripts.delivery.offline
 
 ## deploy-version: VERSION=0.1 [ALIAS=latest] into the local gh-pages branch (no push)
 deploy-version: generate
-	$(BIN)/python scripts/deploy_versions.py $(VERSION) $(ALIAS) $(if $(ALIAS),--default $(ALIAS))
+	$(BIN)/python -m scripts.delivery.versions $(VERSION) $(ALIAS) $(if $(ALIAS),--default $(ALIAS))
 
 ## lighthouse: page-speed benchmark (not a test)
 lighthouse: build $(NODE)
-	$(BIN)/python scripts/bench_lighthouse.py --site-dir site
+	$(BIN)/python -m scripts.benchmarks.lighthouse --site-dir site
 
 ## lint: ruff over the whole repository (the light docs environment: no torch)
 lint: $(DOCS_VENV)/.installed

@@ -4,12 +4,8 @@ Weights use PyTorch's names, shapes and gate order (i, f, g, o), as NumPy float6
 One timestep: input x_t, and every layer's previous state (h, c) — one memory per layer.
 """
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a clone, no install
 from stacklib.walkthrough import walkthrough
 
 _w = walkthrough().to_dict()

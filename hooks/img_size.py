@@ -2,7 +2,7 @@
 
 Markdown images (`![alt](generated/figures/x.svg)`) become `<img>` without size attributes, so
 the browser reserves no space until each figure has downloaded and the text below jumps down
-when it arrives: a layout shift (CLS) that Lighthouse charges to the page (issue 6, page speed).
+when it arrives: a layout shift (CLS) that Lighthouse charges to the page (page speed).
 With `width`/`height` attributes the browser knows the aspect ratio up front; Material's
 `.md-typeset img { max-width: 100%; height: auto }` still scales the figure to the column, so
 the rendering does not change. Sizes are read from the file: an SVG's root `width`/`height`

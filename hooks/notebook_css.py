@@ -3,8 +3,8 @@
 mkdocs-jupyter inlines JupyterLab's whole stylesheet (~575 kB, 3 000+ rules, 450 custom
 properties) into every notebook page. Our code-lab notebook uses a few dozen of those rules, but
 the browser parses and matches all of them on every style recalculation: on a throttled phone
-that costs about a second of main-thread time and ~85 kB of the page's transfer (issue 6,
-Lighthouse page speed). This hook keeps only what the notebook's HTML can use:
+that costs about a second of main-thread time and ~85 kB of the page's transfer (Lighthouse
+page speed). This hook keeps only what the notebook's HTML can use:
 
 * a rule scoped to ``.jupyter-wrapper`` is kept when one of its selectors, with dynamic
   pseudo-classes (``:hover``, ``:focus``…) and pseudo-elements removed, matches an element of

@@ -12,12 +12,9 @@ from math import comb
 import numpy as np
 
 from stacklib._validate import check_int
+from stacklib.lecture import SCALAR_INPUTS, SCALAR_W_IN, SCALAR_W_REC
 from stacklib.numpy import StackedRNN
 from stacklib.params import param_breakdown
-
-SCALAR_INPUTS = (2.0, 1.0, 3.0)
-SCALAR_W_REC = 0.5
-SCALAR_W_IN = 1.0
 
 
 def scalar_stack(num_layers: int = 2) -> StackedRNN:

@@ -19,24 +19,21 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from stacklib.config import GATE_NAMES, param_name
+from stacklib.lecture import (
+    WALKTHROUGH_C_PREV,
+    WALKTHROUGH_H_PREV,
+    WALKTHROUGH_WEIGHTS,
+    WALKTHROUGH_X_T,
+    WALKTHROUGH_Y,
+)
 from stacklib.numpy import StackedRNN
 
-X_T = 1.0
-H_PREV = ((0.3, -0.2), (0.1, 0.4))  # h_{t-1}^[1], h_{t-1}^[2]
-C_PREV = ((0.5, -0.4), (1.4, -1.5))  # c_{t-1}^[1], c_{t-1}^[2]
-# rows: i1 i2 f1 f2 g1 g2 o1 o2 (gate, unit)
-WEIGHTS = {
-    "weight_ih_l0": ((0.6,), (-0.4,), (-0.7,), (-0.3,), (-0.1,), (0.5,), (-0.1,), (-0.7,)),
-    "weight_hh_l0": ((-0.3, 0.2), (0.5, 0.4), (0.8, -0.5), (0.6, -0.8),
-                     (0.1, -0.4), (-0.5, 0.3), (-0.3, 0.1), (-0.4, -0.6)),
-    "bias_ih_l0": (0.4, -0.1, 0.3, 0.3, 0.8, -0.1, -0.5, 0.2),
-    "weight_ih_l1": ((0.2, -0.6), (0.6, 0.0), (0.7, -0.2), (-0.3, -0.3),
-                     (-0.6, -0.6), (0.8, 0.0), (-0.8, -0.3), (-0.5, 0.8)),
-    "weight_hh_l1": ((0.0, 0.1), (-0.6, 0.4), (-0.2, -0.6), (0.6, -0.5),
-                     (0.3, 0.3), (0.0, -0.2), (0.8, 0.0), (-0.7, -0.4)),
-    "bias_ih_l1": (0.5, 0.0, 0.0, -0.6, 1.0, 0.8, 2.0, 0.6),
-}
-EXPECTED_Y = (0.7215, -0.0432)  # what the seed states; tests hold the library to it
+# The lecture's numbers (stacklib.lecture); EXPECTED_Y is what the page states.
+X_T = WALKTHROUGH_X_T
+H_PREV = WALKTHROUGH_H_PREV
+C_PREV = WALKTHROUGH_C_PREV
+WEIGHTS = WALKTHROUGH_WEIGHTS
+EXPECTED_Y = WALKTHROUGH_Y
 
 GATE_TEXT = {
     "i": ("input gate", r"\sigma"),

@@ -2,26 +2,33 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "scripts") not in sys.path:
-    sys.path.insert(0, str(ROOT / "scripts"))
-
-from _toolenv import apply  # noqa: E402
+from scripts.toolenv import apply
 
 apply()  # every tool's state inside the project, never in $HOME (before keras/matplotlib load)
 
-from sitebuild import Build, build  # noqa: E402
+from sitebuild import ARTIFACTS, Build, build  # noqa: E402  (after the environment is set)
+
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests of tests/browser `browser` and of tests/delivery `delivery`, so
+    `make test-fast` can leave both out (-m "not browser and not delivery")."""
+    for item in items:
+        folder = Path(str(item.fspath)).resolve().parent
+        for name in ("browser", "delivery"):
+            if folder.is_relative_to(HERE / name):
+                item.add_marker(getattr(pytest.mark, name))
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Build:
-    """`mkdocs build --strict` once per session, into a temp dir, shared by every suite."""
-    return build(tmp_path_factory.mktemp("site"))
+def built_site() -> Build:
+    """`mkdocs build --strict` once per session into build/site/, shared by every suite."""
+    return build(ARTIFACTS / "site")
 
 
 @pytest.fixture(scope="session")
@@ -36,8 +43,9 @@ def site(built_site) -> Build:
 def browser():
     """One headless Debian Chromium for the whole session (Playwright's sync API allows only
     one running instance per thread, so every suite — browser, PDF, offline — shares it)."""
-    from _sitelib import CHROMIUM, CHROMIUM_FLAGS
     from playwright.sync_api import sync_playwright
+
+    from scripts.site import CHROMIUM, CHROMIUM_FLAGS
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} missing: install Debian's chromium package (see .ci/run)")

@@ -6,8 +6,6 @@ build failed) to every suite: site checks, browser, delivery (PDF, offline copy,
 
 from __future__ import annotations
 
-import subprocess
-import time
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -15,6 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 GENERATED = DOCS / "generated"
+# The site and PDF the tests check are kept here: CI uploads them rather than building again.
+ARTIFACTS = ROOT / "build"
 
 SKIP_TEXT = {"script", "style", "code", "pre", "math", "svg", "textarea"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
@@ -82,31 +82,17 @@ class Build:
     site: Path
     returncode: int
     output: str
-    seconds: float
     pages: dict[str, Page]
-
-
-def build_env() -> dict[str, str]:
-    """The project's tool environment; the tests always execute the notebook."""
-    from _toolenv import tool_env
-
-    env = tool_env()
-    env.pop("STACK_EXECUTE_NOTEBOOK", None)
-    return env
 
 
 def build(site: Path) -> Build:
     """`mkdocs build --strict` into ``site``; the log is kept, a failure is not raised."""
-    from _sitelib import mkdocs_cmd
+    from scripts.site import build as mkdocs_build
 
-    start = time.perf_counter()
-    proc = subprocess.run([*mkdocs_cmd(), "build", "--strict", "--site-dir", str(site)],
-                          cwd=ROOT, env=build_env(), capture_output=True, text=True,
-                          timeout=600, check=False)
-    seconds = time.perf_counter() - start
+    proc = mkdocs_build(site, check=False)
     pages = {}
     if proc.returncode == 0:
         for path in sorted(site.rglob("*.html")):
             page = parse_page(path, site)
             pages[page.rel] = page
-    return Build(site, proc.returncode, proc.stdout + proc.stderr, seconds, pages)
+    return Build(site, proc.returncode, proc.stdout + proc.stderr, pages)

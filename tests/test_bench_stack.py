@@ -1,4 +1,4 @@
-"""scripts/bench_stack.py runs and prints its ratios and guard. Speed itself is never asserted
+"""scripts/benchmarks/stack.py runs and prints its ratios and guard. Speed itself is never asserted
 here (wall-clock times on a shared machine are noise): the benchmark prints it."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench_stack import guard_line, ratios_in_turns, report
+from scripts.benchmarks.stack import guard_line, ratios_in_turns, report
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_benchmark_runs_and_prints_every_ratio_and_the_guard():
-    cmd = [sys.executable, str(ROOT / "scripts" / "bench_stack.py"), "--rounds", "2",
+    cmd = [sys.executable, "-m", "scripts.benchmarks.stack", "--rounds", "2",
            "--batch", "2", "1", "--seq-len", "3"]
     run = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert run.returncode == 0, run.stderr

@@ -1,10 +1,10 @@
-"""One table of tool state dirs (scripts/_toolenv.py) — the Makefile must export the same."""
+"""One table of tool state dirs (scripts/toolenv.py) — the Makefile must export the same."""
 
 from __future__ import annotations
 
 import re
 
-from _toolenv import ROOT, defaults, tool_env
+from scripts.toolenv import ROOT, defaults, tool_env
 
 
 def makefile_exports() -> dict[str, str]:
@@ -15,7 +15,7 @@ def makefile_exports() -> dict[str, str]:
 
 def test_makefile_exports_the_same_values_as_the_table():
     exports = makefile_exports()
-    assert exports == defaults(), "Makefile exports and scripts/_toolenv.py disagree"
+    assert exports == defaults(), "Makefile exports and scripts/toolenv.py disagree"
 
 
 def test_every_state_dir_is_inside_the_project():

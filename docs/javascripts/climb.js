@@ -1,49 +1,66 @@
-/* §08 climb stepper: the hand-computed 2-layer LSTM step in climb order; #step=N. */
+/* §08 climb stepper: the hand-computed two-layer LSTM step, one intermediate at a time, in the
+   order the stack computes them (generated/data/walkthrough.json); #step=N opens at step N. */
 StackWidgets.register("climb", {
   title: "Climb stepper: one timestep of a two-layer LSTM, by the numbers",
   data: ["generated/data/walkthrough.json"],
-  mount(ctx, d) {
-    const W = StackWidgets, h = W.h, steps = d.steps, n = steps.length;
-    const where = (st) => (st.layer ? `Layer ${st.layer}` : "Output");
+  mount(ctx, walk) {
+    const { h, mathml, button, clamp, formatVector, onArrowKeys, intInRange, hashParam,
+      table } = StackWidgets;
+    const steps = walk.steps;
+    const count = steps.length;
+    const where = (step) => (step.layer ? `Layer ${step.layer}` : "Output");
     const card = h("div.w-panel", { "aria-live": "polite" });
-    const rows = steps.map((st, k) => h("tr", { "data-step": k + 1 }, h("td", String(k + 1)),
-      h("td", where(st)), h("td", `${st.label} `, W.math(st.symbol)),
-      h("td.w-val")));
-    const prev = W.button("Previous", () => go(i - 1)), next = W.button("Next step", () => go(i + 1));
-    let i = 0;
+    const rows = steps.map((step, k) => h("tr", { "data-step": k + 1 },
+      h("td", String(k + 1)), h("td", where(step)),
+      h("td", `${step.label} `, mathml(step.symbol)), h("td.w-val")));
+
+    let shown = 0; // steps computed so far
     const go = (k) => {
-      i = W.clamp(k, 0, n);
-      rows.forEach((tr, j) => {
-        tr.lastChild.textContent = j < i ? W.vec(steps[j].value) : "?";
-        tr.lastChild.dataset.value = j < i ? JSON.stringify(steps[j].value) : "";
-        tr.classList.toggle("now", j === i - 1);
-        tr.classList.toggle("pending", j >= i);
+      shown = clamp(k, 0, count);
+      rows.forEach((row, j) => {
+        const value = row.lastChild;
+        value.textContent = j < shown ? formatVector(steps[j].value) : "?";
+        value.dataset.value = j < shown ? JSON.stringify(steps[j].value) : "";
+        row.classList.toggle("now", j === shown - 1);
+        row.classList.toggle("pending", j >= shown);
       });
-      const st = steps[i - 1];
-      card.replaceChildren(h("p.w-title", { text: st ? `Step ${i} of ${n} · ` +
-        `${where(st)} · ${st.label}` : `Step 0 of ${n}` }), ...(st ? [
-        h("p.w-math", W.math(`${st.symbol} = ${st.formula}`)),
-        h("p.w-big", W.math(st.symbol), ` = ${W.vec(st.value)}`),
-        ...(i === n ? [h("p", "The climb is complete: only the top state leaves the " +
-          "stack.")] : [])]
-        : [h("p", "Nothing computed yet. Press Next step (or →) to climb: layer 1's " +
-          "gates, cell and hidden state, then layer 2, then the output.")]));
-      prev.ariaDisabled = i === 0;
-      next.ariaDisabled = i === n;
-      ctx.el.dataset.step = i;
+      const step = steps[shown - 1];
+      if (step) {
+        card.replaceChildren(
+          h("p.w-title", { text: `Step ${shown} of ${count} · ${where(step)} · ${step.label}` }),
+          h("p.w-math", mathml(`${step.symbol} = ${step.formula}`)),
+          h("p.w-big", mathml(step.symbol), ` = ${formatVector(step.value)}`),
+          ...(shown === count
+            ? [h("p", "The climb is complete: only the top state leaves the stack.")] : []));
+      } else {
+        card.replaceChildren(h("p.w-title", { text: `Step 0 of ${count}` }),
+          h("p", "Nothing computed yet. Press Next step (or →) to climb: layer 1's gates, " +
+            "cell and hidden state, then layer 2, then the output."));
+      }
+      previous.ariaDisabled = shown === 0;
+      next.ariaDisabled = shown === count;
+      ctx.el.dataset.step = shown;
     };
-    ctx.keep("h3");
-    ctx.keep("p");
-    W.arrows(ctx.ui, { prev: () => go(i - 1), next: () => go(i + 1), first: () => go(0),
-      last: () => go(n) });
-    ctx.ui.append(h("p.w-caption", "Start: ", W.math(`x_t = ${d.x_t}`),
-      d.h_prev.map((hp, l) => [" · ", W.math(`h_{t-1}^{[${l + 1}]} = [${hp.join(", ")}]`), ", ",
-        W.math(`c_{t-1}^{[${l + 1}]} = [${d.c_prev[l].join(", ")}]`)])),
-    h("div.w-bar", prev, next, W.button("Reset", () => go(0)),
-      W.button("Reveal all", () => go(n))), card, // the bar stays put above the card
-    h("div.w-scroll", W.table("Every intermediate, in climb order",
-      ["#", "Where", "Quantity", "Value"], h("tbody", rows))));
-    ctx.el.querySelector(".w-table").classList.add("w-climb");
-    go(W.toInt(W.hash("step"), 0, n, 0));
+    const previous = button("Previous", () => go(shown - 1));
+    const next = button("Next step", () => go(shown + 1));
+
+    // The page's heading and explanation stay beside the live widget.
+    ctx.keepOnScreen("h3");
+    ctx.keepOnScreen("p");
+    onArrowKeys(ctx.ui, { prev: () => go(shown - 1), next: () => go(shown + 1),
+      first: () => go(0), last: () => go(count) });
+    const start = walk.h_prev.map((hPrev, l) => [" · ",
+      mathml(`h_{t-1}^{[${l + 1}]} = [${hPrev.join(", ")}]`), ", ",
+      mathml(`c_{t-1}^{[${l + 1}]} = [${walk.c_prev[l].join(", ")}]`)]);
+    const intermediates = table("Every intermediate, in climb order",
+      ["#", "Where", "Quantity", "Value"], h("tbody", rows));
+    intermediates.classList.add("w-climb");
+    ctx.ui.append(h("p.w-caption", "Start: ", mathml(`x_t = ${walk.x_t}`), start),
+      // the bar stays put above the card, whose length changes
+      h("div.w-bar", previous, next, button("Reset", () => go(0)),
+        button("Reveal all", () => go(count))),
+      card,
+      h("div.w-scroll", intermediates));
+    go(intInRange(hashParam("step"), 0, count, 0));
   },
 });

@@ -1,54 +1,83 @@
-/* §02 three lenses: each layer's states and probe accuracy (generated/data/lenses.json). */
+/* §02 three lenses: one layer at a time, what it writes after each word of the probe sentence
+   (a heat map of its channels) and what a linear probe reads from it (generated/data/
+   lenses.json, from the trained stack and its probes). */
 StackWidgets.register("lenses", {
   title: "Three lenses: what each layer of a trained stack works with",
   data: ["generated/data/lenses.json"],
-  mount(ctx, d) {
-    const W = StackWidgets, h = W.h, s = W.s, L = d.num_layers, H = d.hidden_size;
-    const LABEL = { pos: "part of speech", word_number: "the word's own number",
-      subject_number: "the subject's number", subject_number_mismatch:
-        "the subject's number after a mismatched attractor" };
-    const yw = 4 * H + 16, rects = [];
-    const map = s("svg.w-heat", { viewBox: `0 0 ${32 * d.words.length + 8} ${yw + 34}`,
-      role: "img" }, d.words.map((word, w) => [...Array(H).keys()].map((k) =>
-      (rects[w * H + k] = s("rect", { x: 4 + 32 * w, y: 4 + 4 * k, width: 30, height: 4 })))
-      .concat(s("text", { x: 20 + 32 * w, y: yw, transform: `rotate(35 ${20 + 32 * w} ${yw})`,
-        class: w === d.subject_index || w === d.verb_index ? "w-key" : null }, word))));
-    const title = h("p.w-title"), note = h("p.w-caption");
-    const say = h("p.w-status", { "aria-live": "polite" });
-    const bars = h("div.w-probes");
-    const show = (l) => {
-      ctx.el.dataset.lens = l;
-      title.replaceChildren(`Lens ${l}: layer ${l} reads ${l > 1 ? `layer ${l - 1}'s states`
-        : "the word vectors"} and writes `, W.math(`h_t^{[${l}]}`));
-      note.textContent = `Heat map: layer ${l}'s ${H} channels (rows) after each word ` +
-        "(columns); colour = sign, strength = size. Bars: held-out accuracy of a linear probe " +
-        `on what layer ${l} reads and writes; the tick marks the majority-class baseline.`;
-      map.ariaLabel = `Heat map of layer ${l}'s state, ${H} channels by ` +
-        `${d.words.length} words of “${d.text}”`;
-      const c = ` w-l${((l - 1) % 3) + 1}`;
-      map.setAttribute("class", "w-heat" + c);
-      bars.className = "w-probes" + c;
-      d.h[l - 1].flat().forEach((v, i) => {
-        rects[i].setAttribute("class", v < 0 ? "neg" : "pos");
-        rects[i].style.opacity = W.clamp(Math.abs(v), 0.04, 1).toFixed(3);
+  mount(ctx, lens) {
+    const { h, svg, clamp, formatPercent, mathml, radioGroup } = StackWidgets;
+    const layers = lens.num_layers;
+    const channels = lens.hidden_size;
+    const FEATURES = { pos: "part of speech", word_number: "the word's own number",
+      subject_number: "the subject's number",
+      subject_number_mismatch: "the subject's number after a mismatched attractor" };
+    const featureName = (feature) => FEATURES[feature] || feature;
+
+    // The heat map: one column of 4-unit-high cells per word, one cell per channel.
+    const CELL = 4;
+    const COLUMN = 32;
+    const labelsY = CELL * channels + 16;
+    const cells = []; // cells[word * channels + channel]
+    const heatmap = svg("svg.w-heat", { viewBox: `0 0 ${COLUMN * lens.words.length + 8} ` +
+      `${labelsY + 34}`, role: "img" }, lens.words.map((word, w) => {
+      const x = 4 + COLUMN * w;
+      const column = [...Array(channels).keys()].map((k) => {
+        cells[w * channels + k] = svg("rect", { x, y: 4 + CELL * k, width: 30, height: CELL });
+        return cells[w * channels + k];
+      });
+      const isKey = w === lens.subject_index || w === lens.verb_index;
+      const wordLabel = svg("text", { x: x + 16, y: labelsY,
+        transform: `rotate(35 ${x + 16} ${labelsY})`, class: isKey ? "w-key" : null }, word);
+      return [...column, wordLabel];
+    }));
+    const title = h("p.w-title");
+    const note = h("p.w-caption");
+    const summary = h("p.w-status", { "aria-live": "polite" });
+    const probes = h("div.w-probes");
+
+    /** One bar: a probe's held-out accuracy, with the majority-class baseline as a tick. */
+    const accuracyBar = (kind, label, value, baseline) => h("div", { class: `w-pbar ${kind}` },
+      h("span", label),
+      h("span.w-track", h("span.w-fill", { style: `width:${100 * value}%` }),
+        h("span.w-base", { style: `left:${100 * baseline}%` })),
+      h("span.w-pval", { "data-value": value, text: formatPercent(value) }));
+
+    const show = (layer) => {
+      ctx.el.dataset.lens = layer;
+      title.replaceChildren(`Lens ${layer}: layer ${layer} reads ${layer > 1
+        ? `layer ${layer - 1}'s states` : "the word vectors"} and writes `,
+      mathml(`h_t^{[${layer}]}`));
+      note.textContent = `Heat map: layer ${layer}'s ${channels} channels (rows) after each ` +
+        "word (columns); colour = sign, strength = size. Bars: held-out accuracy of a linear " +
+        `probe on what layer ${layer} reads and writes; the tick marks the majority-class ` +
+        "baseline.";
+      heatmap.ariaLabel = `Heat map of layer ${layer}'s state, ${channels} channels by ` +
+        `${lens.words.length} words of “${lens.text}”`;
+      const colour = ` w-l${((layer - 1) % 3) + 1}`;
+      heatmap.setAttribute("class", "w-heat" + colour);
+      probes.className = "w-probes" + colour;
+      lens.h[layer - 1].flat().forEach((value, i) => {
+        cells[i].setAttribute("class", value < 0 ? "neg" : "pos");
+        cells[i].style.opacity = clamp(Math.abs(value), 0.04, 1).toFixed(3); // never invisible
       });
       const said = [];
-      bars.replaceChildren(...Object.entries(d.accuracy).map(([f, acc]) => {
-        const base = d.features[f].majority;
-        said.push(`${LABEL[f] || f} ${W.pct(acc[l])}`);
-        const row = (cls, label, v) => h("div", { class: `w-pbar ${cls}` }, h("span", label),
-          h("span.w-track", h("span.w-fill", { style: `width:${100 * v}%` }),
-            h("span.w-base", { style: `left:${100 * base}%` })),
-          h("span.w-pval", { "data-value": v, text: W.pct(v) }));
-        return h("div.w-probe", { "data-feature": f }, h("p", `${LABEL[f] || f} `,
-          h("small", { text: `(${d.features[f].kind}; baseline ${W.pct(base)})` })),
-        row("in", `reads (${d.probe_layers[l - 1]})`, acc[l - 1]),
-        row("out", `writes (${d.probe_layers[l]})`, acc[l]));
+      probes.replaceChildren(...Object.entries(lens.accuracy).map(([feature, accuracy]) => {
+        const { majority, kind } = lens.features[feature];
+        said.push(`${featureName(feature)} ${formatPercent(accuracy[layer])}`);
+        // accuracy[0] is the embedding's: the layer reads accuracy[layer - 1]
+        return h("div.w-probe", { "data-feature": feature },
+          h("p", `${featureName(feature)} `,
+            h("small", { text: `(${kind}; baseline ${formatPercent(majority)})` })),
+          accuracyBar("in", `reads (${lens.probe_layers[layer - 1]})`, accuracy[layer - 1],
+            majority),
+          accuracyBar("out", `writes (${lens.probe_layers[layer]})`, accuracy[layer], majority));
       }));
-      say.textContent = `Layer ${l} writes: ${said.join(", ")} (probe accuracy).`;
+      summary.textContent = `Layer ${layer} writes: ${said.join(", ")} (probe accuracy).`;
     };
-    ctx.ui.append(W.radios("Lens", [...Array(L).keys()].map((i) => [i + 1, `Layer ${i + 1}`]), 1,
-      (v) => show(Number(v))), title, map, note, bars, say);
+
+    const choices = [...Array(layers).keys()].map((i) => [i + 1, `Layer ${i + 1}`]);
+    ctx.ui.append(radioGroup("Lens", choices, 1, (value) => show(Number(value))),
+      title, heatmap, note, probes, summary);
     show(1);
   },
 });

@@ -1,81 +1,113 @@
-/* §06 live stack: a trained 2-layer LSTM reads both probes; #probe=P&word=N. */
+/* §06 live stack: a trained two-layer LSTM reads the probe sentences word by word; one bar per
+   channel of each layer's state (generated/data/live_stack.json). #probe=P&word=N opens there. */
 StackWidgets.register("live-stack", {
   title: "Live stack: a trained two-layer LSTM reading the probes",
   data: ["generated/data/live_stack.json"],
-  mount(ctx, d) {
-    const W = StackWidgets, h = W.h, s = W.s, pr = d.probes, H = d.hidden_size;
-    const TAG = ["surface features", "integrated meaning"];
-    let p = 0, t = -1;
-    const tokens = h("div.w-tokens", { role: "group", "aria-label": "Token stream: " +
-      "choose a word to jump to it" });
-    const panels = Array.from({ length: d.num_layers }, (_, l) => {
-      const bars = Array.from({ length: H }, (_, k) => s("rect", { x: 2 + k * 10, width: 8 }));
-      const svg = s("svg", { viewBox: `0 0 ${H * 10 + 4} 80`, class: `w-chan w-l${l + 1}`,
-        role: "img" }, s("line", { x1: 0, x2: H * 10 + 4, y1: 40, y2: 40 }), bars);
+  mount(ctx, live) {
+    const { h, svg, button, clamp, formatFixed, mathml, onArrowKeys, radioGroup, intInRange,
+      hashParam } = StackWidgets;
+    const probes = live.probes;
+    const channels = live.hidden_size;
+    const TAGS = ["surface features", "integrated meaning"];
+    const BAR = 10; // width per channel in the chart
+    const MIDDLE = 40; // y of the zero line; bars reach up to 38 units either way
+    let probe = 0;
+    let word = -1; // -1: nothing read yet
+
+    const tokens = h("div.w-tokens", { role: "group",
+      "aria-label": "Token stream: choose a word to jump to it" });
+    const panels = Array.from({ length: live.num_layers }, (_, l) => {
+      const bars = Array.from({ length: channels },
+        (_, k) => svg("rect", { x: 2 + k * BAR, width: 8 }));
+      const chart = svg("svg", { viewBox: `0 0 ${channels * BAR + 4} 80`,
+        class: `w-chan w-l${l + 1}`, role: "img" },
+      svg("line", { x1: 0, x2: channels * BAR + 4, y1: MIDDLE, y2: MIDDLE }), bars);
       const mean = h("span.w-big", { "data-layer": l + 1 });
-      const box = h("div", h("p.w-title", `Layer ${l + 1} · `,
-        W.math(`h_t^{[${l + 1}]}`), ` — ${TAG[l] || "upper layer"}`), svg, h("p", "mean |h| ", mean));
-      return { bars, svg, mean, box };
+      const box = h("div", h("p.w-title", `Layer ${l + 1} · `, mathml(`h_t^{[${l + 1}]}`),
+        ` — ${TAGS[l] || "upper layer"}`), chart, h("p", "mean |h| ", mean));
+      return { bars, chart, mean, box };
     });
     const status = h("p.w-status", { role: "status" });
-    const go = (w) => {
-      const q = pr[p];
-      t = W.clamp(w, -1, q.words.length - 1);
-      [...tokens.children].forEach((b, k) => {
-        b.ariaCurrent = k === t;
-        b.classList.toggle("seen", k <= t);
+
+    const go = (target) => {
+      const sentence = probes[probe];
+      word = clamp(target, -1, sentence.words.length - 1);
+      [...tokens.children].forEach((token, k) => {
+        token.ariaCurrent = k === word;
+        token.classList.toggle("seen", k <= word);
       });
-      panels.forEach((pan, l) => {
-        const vec = t < 0 ? Array(H).fill(0) : q.h[l][t], m = t < 0 ? 0 : q.mean_abs_h[l][t];
-        vec.forEach((v, k) => {
-          const len = 38 * W.clamp(Math.abs(v), 0, 1);
-          Object.entries({ y: v < 0 ? 40 : 40 - len, height: len, class: v < 0 ? "neg" : "pos" })
-            .forEach(([a, x]) => pan.bars[k].setAttribute(a, x));
+      panels.forEach((panel, l) => {
+        const state = word < 0 ? Array(channels).fill(0) : sentence.h[l][word];
+        const mean = word < 0 ? 0 : sentence.mean_abs_h[l][word];
+        state.forEach((value, k) => {
+          const length = 38 * clamp(Math.abs(value), 0, 1);
+          const bar = panel.bars[k];
+          bar.setAttribute("y", value < 0 ? MIDDLE : MIDDLE - length); // negative: downwards
+          bar.setAttribute("height", length);
+          bar.setAttribute("class", value < 0 ? "neg" : "pos");
         });
-        pan.mean.textContent = W.num(m, 2);
-        pan.mean.dataset.value = m;
-        pan.svg.ariaLabel = `Layer ${l + 1}, ${H} channels` + (t < 0 ? ": all zero"
-          : ` after “${q.words[t]}”: ${vec.map((v) => W.num(v, 2)).join(", ")}`);
+        panel.mean.textContent = formatFixed(mean, 2);
+        panel.mean.dataset.value = mean;
+        panel.chart.ariaLabel = `Layer ${l + 1}, ${channels} channels` + (word < 0
+          ? ": all zero"
+          : ` after “${sentence.words[word]}”: ${state.map((v) => formatFixed(v, 2)).join(", ")}`);
       });
-      status.textContent = (t < 0 ? "READY — press Play or Next, or choose a word."
-        : `Word ${t + 1} of ${q.words.length}: “${q.words[t]}”.`) + (t === q.verb_index
-        ? ` The model prefers “${q.verb.correct}” over “${q.verb.wrong}” (p = ` +
-          `${W.num(q.verb.p_correct, 3)}).` : "");
-      Object.assign(ctx.el.dataset, { probe: p + 1, word: t + 1 });
+      const verb = sentence.verb;
+      status.textContent = (word < 0 ? "READY — press Play or Next, or choose a word."
+        : `Word ${word + 1} of ${sentence.words.length}: “${sentence.words[word]}”.`) +
+        (word === sentence.verb_index ? ` The model prefers “${verb.correct}” over ` +
+          `“${verb.wrong}” (p = ${formatFixed(verb.p_correct, 3)}).` : "");
+      Object.assign(ctx.el.dataset, { probe: probe + 1, word: word + 1 });
     };
+
+    const atEnd = () => word >= probes[probe].words.length - 1;
     const loop = ctx.loop(() => {
-      if (t >= pr[p].words.length - 1) return pause();
-      go(t + 1);
+      if (atEnd()) return pause();
+      go(word + 1);
+      return undefined;
     }, 750);
-    const play = W.button("Play", () => {
+    const play = button("Play", () => {
       if (loop.on) return pause();
-      if (t >= pr[p].words.length - 1) go(-1);
+      if (atEnd()) go(-1);
       loop.start();
       play.ariaPressed = "true"; // a toggle: one name, aria-pressed
-      status.ariaLive = "off";
+      status.ariaLive = "off"; // while playing, each word is not announced
+      return undefined;
     }, { "aria-pressed": "false" });
     function pause() {
       loop.stop();
       play.ariaPressed = "false";
       status.ariaLive = "polite";
-      return false;
+      return false; // also stops the loop when it is the loop that pauses
     }
-    const u = (f) => () => { pause(); go(f()); }; // a user step pauses playback
+    /** A step by hand pauses playback, then goes to position(). */
+    const byHand = (position) => () => {
+      pause();
+      go(position());
+    };
     const setProbe = (k) => {
-      p = k;
-      pick.set(k);
-      tokens.replaceChildren(...pr[p].words.map((word, w) => W.button(word, u(() => w), {
-        class: `w-btn w-token${w === pr[p].subject_index || w === pr[p].verb_index ? " w-key" : ""}` })));
+      probe = k;
+      choice.set(k);
+      const sentence = probes[probe];
+      tokens.replaceChildren(...sentence.words.map((text, w) => {
+        const isKey = w === sentence.subject_index || w === sentence.verb_index;
+        return button(text, byHand(() => w), { class: `w-btn w-token${isKey ? " w-key" : ""}` });
+      }));
       go(-1);
     };
-    const pick = W.radios("Probe sentence", pr.map((q, k) => [k, `Probe ${k + 1}: “${q.text}”`]), 0,
-      (v) => { pause(); setProbe(Number(v)); });
-    ctx.ui.append(pick, tokens, h("div.w-chans", panels.map((x) => x.box)),
-      h("div.w-bar", W.button("Previous", u(() => t - 1)), play,
-        W.button("Next", u(() => t + 1)), W.button("Reset", u(() => -1))), status);
-    W.arrows(ctx.ui, { prev: u(() => t - 1), next: u(() => t + 1), first: u(() => -1),
-      last: u(() => pr[p].words.length - 1) });
-    setProbe(W.toInt(W.hash("probe"), 1, pr.length, 1) - 1);
-    go(W.toInt(W.hash("word"), 0, pr[p].words.length, 0) - 1);
+    const choice = radioGroup("Probe sentence",
+      probes.map((sentence, k) => [k, `Probe ${k + 1}: “${sentence.text}”`]), 0, (value) => {
+        pause();
+        setProbe(Number(value));
+      });
+
+    ctx.ui.append(choice, tokens, h("div.w-chans", panels.map((panel) => panel.box)),
+      h("div.w-bar", button("Previous", byHand(() => word - 1)), play,
+        button("Next", byHand(() => word + 1)), button("Reset", byHand(() => -1))),
+      status);
+    onArrowKeys(ctx.ui, { prev: byHand(() => word - 1), next: byHand(() => word + 1),
+      first: byHand(() => -1), last: byHand(() => probes[probe].words.length - 1) });
+    setProbe(intInRange(hashParam("probe"), 1, probes.length, 1) - 1);
+    go(intInRange(hashParam("word"), 0, probes[probe].words.length, 0) - 1);
   },
 });

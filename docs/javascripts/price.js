@@ -1,64 +1,100 @@
-/* §05 price: parameter counts of stacked RNN/GRU/LSTM (tests compare with stacklib). */
+/* §05 price a stack: parameter counts of stacked RNN, GRU and LSTM for any depth and size, in
+   PyTorch's or Keras' convention (generated/data/params.json gives the gate counts, bias
+   conventions, defaults and slider ranges; the tests compare every count with stacklib). */
 StackWidgets.register("price", {
   title: "Price a stack: parameters of stacked RNN, GRU and LSTM",
   data: ["generated/data/params.json"],
-  mount(ctx, d) {
-    const W = StackWidgets, h = W.h, df = d.defaults;
+  mount(ctx, params) {
+    const { h, formatInt, radioGroup, slider, table } = StackWidgets;
+    const defaults = params.defaults;
     const NAMES = { rnn: "Stacked RNN", gru: "Stacked GRU", lstm: "Stacked LSTM" };
-    const KEYS = ["layer", "fan_in", "input_weights", "recurrent_weights", "biases", "total"];
-    const cells = Object.keys(NAMES);
-    const st = { cell: "lstm", fw: "torch", L: df.num_layers, H: df.hidden_size, X: df.input_size };
-    const layers = (cell) => Array.from({ length: st.L }, (_, k) => { // P = G(H n + H^2 + B H)
-      const G = d.gates[cell], n = k ? st.H : st.X;
-      const r = { layer: k + 1, fan_in: n, input_weights: G * st.H * n,
-        recurrent_weights: G * st.H * st.H, biases: d.bias_vectors[st.fw][cell] * G * st.H };
-      r.total = r.input_weights + r.recurrent_weights + r.biases;
-      return r;
+    const COLUMNS = ["layer", "fan_in", "input_weights", "recurrent_weights", "biases", "total"];
+    const CELLS = Object.keys(NAMES);
+    const state = { cell: "lstm", framework: "torch", layers: defaults.num_layers,
+      hidden: defaults.hidden_size, input: defaults.input_size };
+
+    /** Per-layer counts, as stacklib.param_breakdown: G gate blocks of H units, each with
+        fan-in weights, H recurrent weights and B bias vectors (B depends on the framework). */
+    const breakdown = (cell) => Array.from({ length: state.layers }, (_, k) => {
+      const gates = params.gates[cell];
+      const fanIn = k ? state.hidden : state.input; // layer 1 reads x, the others h
+      const row = { layer: k + 1, fan_in: fanIn, input_weights: gates * state.hidden * fanIn,
+        recurrent_weights: gates * state.hidden * state.hidden,
+        biases: params.bias_vectors[state.framework][cell] * gates * state.hidden };
+      row.total = row.input_weights + row.recurrent_weights + row.biases;
+      return row;
     });
-    const cards = {};
-    const choose = (c) => { st.cell = c; pick.set(c); show(); };
-    for (const c of cells) {
-      const g = d.gates[c];
-      cards[c] = [h("span.w-big", { "data-count": c })];
-      cards[c].unshift(h("button.w-card", { type: "button", onclick: () => choose(c) },
-        h("span.w-strong", NAMES[c]),
-        h("span", { text: `${g} matri${g > 1 ? "ces" : "x"} / layer` }), cards[c][0]));
+
+    const cards = {}; // cell -> [the card (a button), its total]
+    const choose = (cell) => {
+      state.cell = cell;
+      cellChoice.set(cell);
+      show();
+    };
+    for (const cell of CELLS) {
+      const gates = params.gates[cell];
+      const total = h("span.w-big", { "data-count": cell });
+      const card = h("button.w-card", { type: "button", onclick: () => choose(cell) },
+        h("span.w-strong", NAMES[cell]),
+        h("span", { text: `${gates} matri${gates > 1 ? "ces" : "x"} / layer` }), total);
+      cards[cell] = [card, total];
     }
     const tbody = h("tbody");
     const note = h("p.w-caption");
-    let kind;
+    let noteKind; // which of the three notes is shown: announce only a new one
+
     const show = () => {
-      for (const c of cells) {
-        const [card, v] = cards[c], total = layers(c).reduce((a, r) => a + r.total, 0);
-        v.textContent = W.int(total);
-        v.dataset.value = total;
-        card.ariaPressed = c === st.cell;
+      for (const cell of CELLS) {
+        const [card, total] = cards[cell];
+        const count = breakdown(cell).reduce((sum, row) => sum + row.total, 0);
+        total.textContent = formatInt(count);
+        total.dataset.value = count;
+        card.ariaPressed = cell === state.cell;
       }
-      const { L, H, X, fw, cell } = st, B = d.bias_vectors[fw][cell], G = d.gates[cell];
-      tbody.parentNode.caption.textContent = `${NAMES[cell]}, L = ${L}, H = ${H}, D = ${X} (${fw === "torch"
-        ? "PyTorch" : "Keras"} convention: ${B} bias vector${B > 1 ? "s" : ""} per gate block)`;
-      tbody.replaceChildren(...layers(cell).map((r) => h("tr", { class: r.layer === 2 && X !== H
-        ? "w-jump" : null }, KEYS.map((k) => h("td", { "data-key": k, "data-value": r[k],
-        text: k === "layer" ? String(r[k]) : W.int(r[k]) })))));
-      const k = L < 2 ? 0 : X === H ? 1 : 2;
-      note.ariaLive = k === kind ? "off" : "polite"; // a new sentence only
-      kind = k;
-      note.textContent = ["One layer: no fan-in jump yet. Add a layer to see it.",
-        `Fan-in stays ${H}: the input size equals the hidden size.`, `Fan-in jump: layer 1 reads ` +
-        `x (${X}), every layer above reads h (${H}), so each upper layer's input weights hold ` +
-        `${W.int(G * H * H)} numbers instead of ${W.int(G * H * X)}.`][k];
-      Object.assign(ctx.el.dataset, { cell, fw, layers: L, hidden: H, input: X });
+      const { layers, hidden, input, framework, cell } = state;
+      const biasVectors = params.bias_vectors[framework][cell];
+      const gates = params.gates[cell];
+      tbody.parentNode.caption.textContent = `${NAMES[cell]}, L = ${layers}, H = ${hidden}, ` +
+        `D = ${input} (${framework === "torch" ? "PyTorch" : "Keras"} convention: ` +
+        `${biasVectors} bias vector${biasVectors > 1 ? "s" : ""} per gate block)`;
+      tbody.replaceChildren(...breakdown(cell).map((row) => h("tr", {
+        class: row.layer === 2 && input !== hidden ? "w-jump" : null, // where fan-in changes
+      }, COLUMNS.map((key) => h("td", { "data-key": key, "data-value": row[key],
+        text: key === "layer" ? String(row[key]) : formatInt(row[key]) })))));
+      const kind = layers < 2 ? 0 : input === hidden ? 1 : 2;
+      note.ariaLive = kind === noteKind ? "off" : "polite";
+      noteKind = kind;
+      note.textContent = [
+        "One layer: no fan-in jump yet. Add a layer to see it.",
+        `Fan-in stays ${hidden}: the input size equals the hidden size.`,
+        `Fan-in jump: layer 1 reads x (${input}), every layer above reads h (${hidden}), so each ` +
+          `upper layer's input weights hold ${formatInt(gates * hidden * hidden)} numbers ` +
+          `instead of ${formatInt(gates * hidden * input)}.`,
+      ][kind];
+      Object.assign(ctx.el.dataset, { cell, fw: framework, layers, hidden, input });
     };
-    const pick = W.radios("Cell", cells.map((c) => [c, c.toUpperCase()]), st.cell, choose);
-    const sl = (label, k, key) => W.slider(label, { ...d.sliders[key], value: st[k] }, String,
-      (v) => { st[k] = Math.round(v); show(); });
-    ctx.ui.append(h("div.w-controls", pick,
-      W.radios("Convention", [["torch", "PyTorch"], ["keras", "Keras"]], st.fw, (f) => {
-        st.fw = f; show();
-      }), sl("Layers · L", "L", "num_layers"), sl("Hidden size · H", "H", "hidden_size"),
-      sl("Input size · D", "X", "input_size")), h("div.w-cards", cells.map((c) => cards[c][0])),
-    h("div.w-scroll", W.table("", ["Layer", "Fan-in", "Input weights",
-      "Recurrent weights", "Biases", "Layer total"], tbody)), note);
+
+    const cellChoice = radioGroup("Cell", CELLS.map((cell) => [cell, cell.toUpperCase()]),
+      state.cell, choose);
+    const sizeSlider = (label, key, range) => slider(label, { ...params.sliders[range],
+      value: state[key] }, String, (value) => {
+      state[key] = Math.round(value);
+      show();
+    });
+    const frameworkChoice = radioGroup("Convention", [["torch", "PyTorch"], ["keras", "Keras"]],
+      state.framework, (framework) => {
+        state.framework = framework;
+        show();
+      });
+    ctx.ui.append(
+      h("div.w-controls", cellChoice, frameworkChoice,
+        sizeSlider("Layers · L", "layers", "num_layers"),
+        sizeSlider("Hidden size · H", "hidden", "hidden_size"),
+        sizeSlider("Input size · D", "input", "input_size")),
+      h("div.w-cards", CELLS.map((cell) => cards[cell][0])),
+      h("div.w-scroll", table("", ["Layer", "Fan-in", "Input weights", "Recurrent weights",
+        "Biases", "Layer total"], tbody)),
+      note);
     show();
   },
 });

@@ -1,236 +1,364 @@
-/* Widget runtime: StackWidgets.register(name, {title, data, mount(ctx, ...json)}). */
+/* The widget runtime: every page loads it (deferred); it finds the page's widgets, loads the
+   script and the generated data of each, and mounts it. A widget is a page element
+   <div class="widget" data-widget="NAME"> holding its static figure (what prints, and what
+   stays on screen if the widget cannot start); javascripts/NAME.js registers it with
+
+     StackWidgets.register(NAME, {
+       title,              // the accessible name of the widget's UI
+       data: [...],        // generated JSON files it reads (paths from the site root)
+       uses: [...],        // scripts it needs besides its own (javascripts/NAME.js)
+       mount(ctx, ...json) // builds the UI into ctx.ui
+     });
+
+   The runtime also offers the small toolkit the widgets share: element builders, number
+   formats, a TeX-subset-to-MathML converter, accessible controls, and loops that run only
+   while their widget is on screen. */
 (function () {
   "use strict";
-  if (window.StackWidgets) return;
-  const src = document.currentScript && document.currentScript.src;
-  const root = src ? src.replace(/javascripts\/runtime\.js([?#].*)?$/, "")
+  if (window.StackWidgets) return; // instant navigation re-runs page scripts: keep one runtime
+
+  // Site root = where this script was loaded from, so the site works under any sub-path.
+  const scriptUrl = document.currentScript && document.currentScript.src;
+  const siteRoot = scriptUrl
+    ? scriptUrl.replace(/javascripts\/runtime\.js([?#].*)?$/, "")
     : String(window.__md_scope || location.href);
-  const W = window.StackWidgets = { registry: {}, mounts: [], ctxs: [] };
-  const cache = {};
-  let uid = 0;
 
-  // file:// refuses fetch: the offline copy ships the JSON as window.STACK_DATA
-  const offline = window.STACK_DATA || {};
-  W.load = (rel) => cache[rel] || (cache[rel] = rel in offline ? Promise.resolve(offline[rel])
-    : fetch(new URL(rel, root)).then((r) => {
-    if (!r.ok) throw new Error(`${rel} (HTTP ${r.status})`);
-    return r.json();
-  }).catch((e) => { delete cache[rel]; throw e; }));
+  const StackWidgets = (window.StackWidgets = {
+    registry: {}, // name -> widget definition
+    mounts: [], // names, in mount order (tests read it to see nothing mounts twice)
+    contexts: [], // the mounted widgets' contexts, released when their page goes away
+  });
 
-  // h("div.x.y", {text, onclick, attr}?, ...children); "svg:g" makes SVG
-  W.h = (tag, attrs, ...kids) => {
-    if (!attrs || attrs.constructor !== Object) [attrs, kids] = [{}, [attrs, ...kids]];
-    const [name, ...cls] = tag.split(".");
-    const el = name.startsWith("svg:")
-      ? document.createElementNS("http://www.w3.org/2000/svg", name.slice(4))
-      : document.createElement(name);
-    if (cls.length) el.setAttribute("class", cls.join(" "));
-    for (const [k, v] of Object.entries(attrs)) {
-      if (v == null || v === false) continue;
-      if (k === "text") el.textContent = v;
-      else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-      else el.setAttribute(k, v === true ? "" : v);
+  // --- data ---------------------------------------------------------------------------------
+
+  // file:// refuses fetch(): the offline copy ships the JSON as window.STACK_DATA instead.
+  const offlineData = window.STACK_DATA || {};
+  const jsonCache = {};
+
+  const loadJSON = (rel) => {
+    if (!jsonCache[rel]) {
+      jsonCache[rel] = rel in offlineData
+        ? Promise.resolve(offlineData[rel])
+        : fetch(new URL(rel, siteRoot)).then((response) => {
+          if (!response.ok) throw new Error(`${rel} (HTTP ${response.status})`);
+          return response.json();
+        }).catch((error) => {
+          delete jsonCache[rel]; // a later page may try again
+          throw error;
+        });
     }
-    for (const c of kids.flat(3)) if (c != null && c !== false) el.append(c.nodeType ? c : String(c));
-    return el;
+    return jsonCache[rel];
   };
-  W.s = (tag, attrs, ...kids) => W.h("svg:" + tag, attrs, ...kids);
-  W.id = (p) => `w-${p}-${++uid}`;
 
-  W.num = (v, d = 4) => { // fixed decimals, true minus sign, no "-0"
-    const s = Number(v).toFixed(d);
-    return (Number(s) === 0 ? s.replace("-", "") : s).replace("-", "\u2212");
-  };
-  W.int = (v) => Math.round(v).toLocaleString("en-US");
-  W.pct = (v, d = 1) => `${(100 * v).toFixed(d)}\u00a0%`;
-  W.vec = (a, d = 4) => `[${a.map((v) => W.num(v, d)).join(", ")}]`;
-  W.clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
-  W.toInt = (v, lo, hi, dflt) => {
-    const n = parseInt(v, 10);
-    return Number.isFinite(n) ? W.clamp(n, lo, hi) : dflt;
-  };
-  W.hash = (key) => new URLSearchParams(location.hash.slice(1)).get(key);
-  W.reduced = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
+  // --- building elements ----------------------------------------------------------------------
 
-  // Tiny TeX subset -> MathML: atoms with _x/_{..} and ^x/^{..}, "text", \sigma \odot \tanh
-  const TEX = { sigma: "σ", odot: "⊙", tanh: "tanh", gamma: "γ" };
-  const N = String.raw`(?:(?<![\w)\]}]\s*)[-−])?\d+(?:\.\d+)?`; // a sign after no operand: unary
-  const tok = (s) => s.replace(RegExp(`"[^"]*"|[A-Za-zσγ]+|${N}|\\S`, "g"), (m) => (m[0] === '"'
-    ? `<mtext>\u00a0${m.slice(1, -1)}\u00a0</mtext>` : /^[A-Za-zσγ]/.test(m) ? `<mi>${m}</mi>`
-      : /\d/.test(m) ? `<mn>${m.replace("-", "−")}</mn>`
-        : `<mo stretchy="false">${m === "-" ? "−" : m}</mo>`));
-  W.math = (tex) => {
-    const g = (x) => `<mrow>${tok(x[0] === "{" ? x.slice(1, -1) : x)}</mrow>`;
-    const body = tex.replace(/\\([a-z]+)/g, (m, w) => TEX[w] || w).replace(/</g, "&lt;").replace(
-      RegExp(String.raw`("[^"]*"|[A-Za-zσγ]+|${N}|[^\s_^{}])(?:_(\{[^{}]*\}|[^\s{}]))?(?:\^(\{[^{}]*\}|[^\s{}]))?`, "g"),
-      (m, b, sub, sup) => {
-        const t = sub && sup ? "msubsup" : sub ? "msub" : sup ? "msup" : "";
-        return t ? `<${t}>${tok(b)}${sub ? g(sub) : ""}${sup ? g(sup) : ""}</${t}>` : tok(b);
+  const SVG_NS = "http://www.w3.org/2000/svg";
+
+  /* h("div.w-panel.x", {text, onclick, "aria-label": ...}, ...children): an element with
+     classes after the dots. Attributes are optional; "on..." keys add listeners, `text` sets the
+     text, null/false values are left out. "svg:g" makes an SVG element. */
+  const h = (tag, attrs, ...children) => {
+    if (!attrs || attrs.constructor !== Object) {
+      children = [attrs, ...children];
+      attrs = {};
+    }
+    const [name, ...classes] = tag.split(".");
+    const element = name.startsWith("svg:")
+      ? document.createElementNS(SVG_NS, name.slice(4))
+      : document.createElement(name);
+    if (classes.length) element.setAttribute("class", classes.join(" "));
+    for (const [key, value] of Object.entries(attrs)) {
+      if (value == null || value === false) continue;
+      if (key === "text") element.textContent = value;
+      else if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
+      else element.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat(3)) {
+      if (child != null && child !== false) element.append(child.nodeType ? child : String(child));
+    }
+    return element;
+  };
+  const svg = (tag, attrs, ...children) => h("svg:" + tag, attrs, ...children);
+
+  let idCounter = 0;
+  const uniqueId = (prefix) => `w-${prefix}-${++idCounter}`;
+
+  // --- numbers --------------------------------------------------------------------------------
+
+  /** Fixed decimals with a true minus sign (as the prose writes it), never "−0.00". */
+  const formatFixed = (value, digits = 4) => {
+    const text = Number(value).toFixed(digits);
+    return (Number(text) === 0 ? text.replace("-", "") : text).replace("-", "\u2212");
+  };
+  const formatInt = (value) => Math.round(value).toLocaleString("en-US");
+  // A no-break space before "%", so the sign never wraps onto a line of its own.
+  const formatPercent = (fraction, digits = 1) =>
+    `${(100 * fraction).toFixed(digits)}\u00a0%`;
+  const formatVector = (values, digits = 4) =>
+    `[${values.map((v) => formatFixed(v, digits)).join(", ")}]`;
+
+  const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
+  /** An integer read from text (a URL fragment), clamped to [low, high]; `fallback` if none. */
+  const intInRange = (text, low, high, fallback) => {
+    const n = parseInt(text, 10);
+    return Number.isFinite(n) ? clamp(n, low, high) : fallback;
+  };
+
+  // --- the page -------------------------------------------------------------------------------
+
+  /** A key of the URL fragment: "#step=3&word=2" -> hashParam("step") = "3". */
+  const hashParam = (key) => new URLSearchParams(location.hash.slice(1)).get(key);
+  const prefersReducedMotion = () =>
+    matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+  // --- math -----------------------------------------------------------------------------------
+
+  /* The widgets' formulas in a small TeX subset, as MathML (the pages' math is converted at
+     build time; a widget's changes with its state): atoms with _x, _{...}, ^x, ^{...};
+     "quoted text"; \sigma \odot \tanh \gamma. */
+  const TEX_COMMANDS = { sigma: "σ", odot: "⊙", tanh: "tanh", gamma: "γ" };
+  // A number; its sign is part of it only when nothing it could subtract from comes before
+  // (so "a - 1" is a minus operator and "[0.3, -0.2]" holds the number −0.2).
+  const NUMBER = String.raw`(?:(?<![\w)\]}]\s*)[-−])?\d+(?:\.\d+)?`;
+  const ATOM = `"[^"]*"|[A-Za-zσγ]+|${NUMBER}`;
+
+  const tokensToMathML = (text) => text.replace(RegExp(`${ATOM}|\\S`, "g"), (token) => {
+    if (token[0] === '"') return `<mtext>\u00a0${token.slice(1, -1)}\u00a0</mtext>`;
+    if (/^[A-Za-zσγ]/.test(token)) return `<mi>${token}</mi>`;
+    if (/\d/.test(token)) return `<mn>${token.replace("-", "−")}</mn>`;
+    return `<mo stretchy="false">${token === "-" ? "−" : token}</mo>`;
+  });
+
+  const groupToMathML = (group) =>
+    `<mrow>${tokensToMathML(group[0] === "{" ? group.slice(1, -1) : group)}</mrow>`;
+
+  const SCRIPTED = RegExp(String.raw`(${ATOM}|[^\s_^{}])` +
+    String.raw`(?:_(\{[^{}]*\}|[^\s{}]))?(?:\^(\{[^{}]*\}|[^\s{}]))?`, "g");
+
+  const mathml = (tex) => {
+    const body = tex
+      .replace(/\\([a-z]+)/g, (match, command) => TEX_COMMANDS[command] || command)
+      .replace(/</g, "&lt;")
+      .replace(SCRIPTED, (match, base, sub, sup) => {
+        const tag = sub && sup ? "msubsup" : sub ? "msub" : sup ? "msup" : "";
+        if (!tag) return tokensToMathML(base);
+        return `<${tag}>${tokensToMathML(base)}${sub ? groupToMathML(sub) : ""}` +
+          `${sup ? groupToMathML(sup) : ""}</${tag}>`;
       });
     const box = document.createElement("span");
     box.innerHTML = `<math>${body}</math>`;
     return box.firstChild;
   };
 
-  W.button = (label, onclick, attrs) =>
-    W.h("button.w-btn", { type: "button", onclick, ...attrs }, label);
-  W.radios = (legend, options, value, onchange) => {
-    const name = W.id("r");
-    const box = W.h("fieldset.w-seg", W.h("legend", legend));
-    const inputs = options.map(([val, label]) => {
-      const input = W.h("input", { type: "radio", name, value: val, onchange: () => onchange(val) });
-      input.checked = String(val) === String(value);
-      box.append(W.h("label", input, W.h("span", label)));
+  // --- controls -------------------------------------------------------------------------------
+
+  const button = (label, onclick, attrs) =>
+    h("button.w-btn", { type: "button", onclick, ...attrs }, label);
+
+  /** Radio buttons styled as a segmented control; .set(value) checks one from code. */
+  const radioGroup = (legend, options, value, onchange) => {
+    const name = uniqueId("r");
+    const box = h("fieldset.w-seg", h("legend", legend));
+    const inputs = options.map(([optionValue, label]) => {
+      const input = h("input", { type: "radio", name, value: optionValue,
+        onchange: () => onchange(optionValue) });
+      input.checked = String(optionValue) === String(value);
+      box.append(h("label", input, h("span", label)));
       return input;
     });
-    box.set = (v) => inputs.forEach((i) => { i.checked = i.value === String(v); });
+    box.set = (newValue) => inputs.forEach((input) => {
+      input.checked = input.value === String(newValue);
+    });
     return box;
   };
-  W.slider = (label, { min, max, step = 1, value }, fmt, oninput) => {
-    const id = W.id("s");
-    const out = W.h("output", { for: id, "aria-live": "off" }); // said by the slider
-    const input = W.h("input", { type: "range", id, min, max, step, value });
+
+  /** A labelled range input; `format` writes its value beside it and as its spoken value. */
+  const slider = (label, { min, max, step = 1, value }, format, oninput) => {
+    const id = uniqueId("s");
+    // The slider itself announces its value (aria-valuetext): the output stays quiet.
+    const output = h("output", { for: id, "aria-live": "off" });
+    const input = h("input", { type: "range", id, min, max, step, value });
     const read = () => {
-      const v = W.clamp(Number(input.value), min, max);
-      out.textContent = fmt(v);
-      input.ariaValueText = fmt(v);
-      return v;
+      const current = clamp(Number(input.value), min, max); // a tampered value is clamped
+      output.textContent = format(current);
+      input.ariaValueText = format(current);
+      return current;
     };
     input.addEventListener("input", () => oninput(read()));
     read();
-    return W.h("div.w-slider", W.h("label", { for: id, text: label }), out, input);
+    return h("div.w-slider", h("label", { for: id, text: label }), output, input);
   };
-  W.table = (caption, heads, body) => W.h("table.w-table", W.h("caption",
-    { text: caption }), W.h("thead", W.h("tr", heads.map((t) => W.h("th", { scope: "col",
-    text: t })))), body);
-  W.arrows = (el, map) => el.addEventListener("keydown", (e) => {
-    if (/^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName) || e.altKey || e.ctrlKey || e.metaKey) return;
-    const fn = { ArrowLeft: map.prev, ArrowUp: map.prev, ArrowRight: map.next, ArrowDown: map.next,
-      Home: map.first, End: map.last }[e.key];
-    if (fn) { e.preventDefault(); fn(); }
+
+  const table = (caption, headings, tbody) => h("table.w-table",
+    h("caption", { text: caption }),
+    h("thead", h("tr", headings.map((text) => h("th", { scope: "col", text })))),
+    tbody);
+
+  /** Arrow keys, Home and End on `element` call map.prev / next / first / last (not while the
+      reader types in a field, nor with a modifier: those keys belong to the browser). */
+  const onArrowKeys = (element, map) => element.addEventListener("keydown", (event) => {
+    if (/^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName) || event.altKey ||
+      event.ctrlKey || event.metaKey) return;
+    const action = { ArrowLeft: map.prev, ArrowUp: map.prev, ArrowRight: map.next,
+      ArrowDown: map.next, Home: map.first, End: map.last }[event.key];
+    if (action) {
+      event.preventDefault();
+      action();
+    }
   });
 
-  // 3-layer stack (blueprint, follow-dot). Parts: x, y, cells c1-3, wires v0-3 (up), m1-3, n1-3
-  W.diagram = () => {
-    const s = W.s, parts = {}, names = {};
-    const sc = (t, v) => v && s("tspan", { "baseline-shift": t, "font-size": "75%" }, v);
-    const label = (x, y, base, sub, sup) => s("text", { x, y }, base, sc("sub", sub), sc("super", sup));
-    const wire = (x1, y1, x2, y2) => {
-      const dx = Math.sign(x2 - x1), dy = Math.sign(y2 - y1);
-      return [s("line", { x1, y1, x2: x2 - 6 * dx, y2: y2 - 6 * dy }), s("path.w-head", {
-        d: `M${x2} ${y2}l${-7 * dx - 4 * dy} ${-7 * dy - 4 * dx}l${8 * dy} ${8 * dx}z` })];
-    };
-    const part = (key, name, cls, ...kids) => {
-      names[key] = name;
-      return (parts[key] = s("g", { class: `w-part w-${key[0]} ${cls}`, "data-part": key }, ...kids));
-    };
-    const g = s("g");
-    for (const [l, top] of [[1, 228], [2, 144], [3, 60]]) {
-      const y = top + 22, c = `w-l${l}`, sup = `[${l}]`;
-      g.append(part(`m${l}`, `Memory wire of layer ${l}`, c, wire(8, y, 100, y),
-        label(10, y - 6, "h", "t−1", sup)), part(`n${l}`, `Handoff of layer ${l}`, c,
-        wire(240, y, 332, y), label(250, y - 6, "h", "t", sup)),
-        part(`c${l}`, `Layer ${l}`, c, s("rect", { x: 100, y: top, width: 140, height: 44, rx: 8 }),
-          s("text.w-strong", { x: 170, y: top + 19 }, `layer ${l}`),
-          label(170, top + 35, "Cell", null, sup), label(212, top + 35, "W", null, sup)));
+  // --- visibility and loops -------------------------------------------------------------------
+
+  // Animation loops tick only while their widget is on screen: no work for what nobody sees.
+  const contextOfUI = new WeakMap();
+  const observer = window.IntersectionObserver && new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const ctx = contextOfUI.get(entry.target);
+      if (ctx) ctx.setVisible(entry.isIntersecting);
     }
-    g.append(...[304, 228, 144, 60].map((y1, k) => part(`v${k}`, k < 3 ? `Wire up into layer ${
-      k + 1}` : "Wire up to the output", "", wire(170, y1, 170, [272, 188, 104, 34][k]))),
-      part("x", "Input", "", s("circle", { cx: 170, cy: 318, r: 14 }), label(170, 322, "x", "t")),
-      part("y", "Output", "", s("circle", { cx: 170, cy: 20, r: 14 }), label(170, 24, "y", "t")));
-    return { svg: s("svg.w-diagram.sel", { viewBox: "0 0 340 340" }, g), parts, names };
-  };
+  });
 
-  // loops tick only while their widget is on screen
-  const seen = new WeakMap();
-  const io = window.IntersectionObserver && new IntersectionObserver((es) => es.forEach((e) => {
-    const c = seen.get(e.target);
-    if (c) c.setVisible(e.isIntersecting);
-  }));
-
-  function context(el, ui) {
-    const ctx = { el, ui, visible: !io, loops: [], onvisible: null };
-    ctx.setVisible = (v) => {
-      ctx.visible = v;
-      ui.classList.toggle("is-visible", v);
-      ctx.loops.forEach((l) => l.sync());
-      if (v && ctx.onvisible) ctx.onvisible();
+  /* What a widget's mount() receives: its element, its UI container, and
+     ctx.loop(step, ms)   a timer calling step() every ms while started and on screen;
+                          step() returning false stops it
+     ctx.onVisible        called each time the widget comes on screen
+     ctx.keepOnScreen(s)  children of the widget matching s stay visible beside the live UI */
+  function createContext(element, ui) {
+    const ctx = { el: element, ui, visible: !observer, loops: [], onVisible: null };
+    ctx.setVisible = (visible) => {
+      ctx.visible = visible;
+      ui.classList.toggle("is-visible", visible);
+      ctx.loops.forEach((loop) => loop.sync());
+      if (visible && ctx.onVisible) ctx.onVisible();
     };
-    ctx.loop = (fn, ms) => { // fn() === false stops the loop
-      let id = 0;
-      const l = { on: false };
-      l.sync = () => {
-        const want = l.on && ctx.visible && el.isConnected;
-        if (want && !id) {
-          id = setTimeout(() => { id = 0; if (l.on && fn() === false) l.on = false; l.sync(); }, ms);
+    ctx.loop = (step, ms) => {
+      let timer = 0;
+      const loop = { on: false };
+      loop.sync = () => { // one pending timer exactly when it should run
+        const shouldRun = loop.on && ctx.visible && element.isConnected;
+        if (shouldRun && !timer) {
+          timer = setTimeout(() => {
+            timer = 0;
+            if (loop.on && step() === false) loop.on = false;
+            loop.sync();
+          }, ms);
         }
-        if (!want && id) { clearTimeout(id); id = 0; }
-        el.dataset.ticking = id ? "1" : "0";
+        if (!shouldRun && timer) {
+          clearTimeout(timer);
+          timer = 0;
+        }
+        element.dataset.ticking = timer ? "1" : "0"; // tests check nothing runs off-screen
       };
-      l.start = () => { l.on = true; l.sync(); };
-      l.stop = () => { l.on = false; l.sync(); };
-      ctx.loops.push(l);
-      return l;
+      loop.start = () => {
+        loop.on = true;
+        loop.sync();
+      };
+      loop.stop = () => {
+        loop.on = false;
+        loop.sync();
+      };
+      ctx.loops.push(loop);
+      return loop;
     };
-    ctx.keep = (sel) => el.querySelectorAll(`:scope > ${sel}`).forEach((n) => n.classList.add("w-keep"));
-    ctx.stop = () => { ctx.loops.forEach((l) => l.stop()); if (io) io.unobserve(ui); };
+    ctx.keepOnScreen = (selector) => element.querySelectorAll(`:scope > ${selector}`)
+      .forEach((child) => child.classList.add("w-keep"));
+    ctx.release = () => {
+      ctx.loops.forEach((loop) => loop.stop());
+      if (observer) observer.unobserve(ui);
+    };
     return ctx;
   }
 
-  function mount(el, def) {
-    el.dataset.widgetState = "loading";
-    const ui = W.h("div.w-ui.w-main", { role: "group", "aria-label": def.title },
-      W.h("p.w-caption", "Loading the interactive version…"));
-    el.prepend(ui);
-    const ctx = context(el, ui);
-    seen.set(ui, ctx);
-    W.ctxs.push(ctx);
-    const ready = def.error ? Promise.reject(def.error) : Promise.all((def.data || []).map(W.load));
-    ready.then((data) => {
-      if (!el.isConnected) return;
+  // --- scripts ------------------------------------------------------------------------------
+
+  /* Page speed: a page fetches javascripts/NAME.js only if it shows widget NAME, or a widget
+     that `uses` NAME: code only some widgets need (the stack diagram) lives in a script of its
+     own, which adds what it offers to StackWidgets. Each script is requested once. */
+  const scripts = {}; // name -> promise of its loading
+  const loadScript = (name) => {
+    if (!scripts[name]) {
+      scripts[name] = new Promise((resolve, reject) => {
+        const script = h("script", { src: new URL(`javascripts/${name}.js`, siteRoot),
+          onload: resolve,
+          onerror: () => {
+            delete scripts[name]; // the next page showing it tries again
+            script.remove();
+            reject(new Error(`javascripts/${name}.js did not load`));
+          } });
+        document.head.append(script);
+      });
+    }
+    return scripts[name];
+  };
+
+  // --- mounting -------------------------------------------------------------------------------
+
+  function mount(element, definition) {
+    element.dataset.widgetState = "loading";
+    const ui = h("div.w-ui.w-main", { role: "group", "aria-label": definition.title },
+      h("p.w-caption", "Loading the interactive version…"));
+    element.prepend(ui);
+    const ctx = createContext(element, ui);
+    contextOfUI.set(ui, ctx);
+    StackWidgets.contexts.push(ctx);
+    const ready = definition.error ? Promise.reject(definition.error) : Promise.all([
+      Promise.all((definition.data || []).map(loadJSON)),
+      ...(definition.uses || []).map(loadScript),
+    ]);
+    ready.then(([data]) => {
+      if (!element.isConnected) return; // the reader moved on to another page meanwhile
       ui.replaceChildren();
-      def.mount(ctx, ...data);
-      el.dataset.widgetState = "live";
-      el.classList.add("is-live");
-      W.mounts.push(el.dataset.widget);
-      if (window.StackA11y) window.StackA11y();
-      if (io) io.observe(ui);
-    }).catch((err) => {
-      el.dataset.widgetState = "error";
-      el.classList.remove("is-live");
-      ui.replaceChildren(W.h("p.w-error", { role: "status" }, "The interactive " +
-        `version could not start: ${err.message || err}. The static figure below shows the ` +
-        "same content."));
+      definition.mount(ctx, ...data);
+      element.dataset.widgetState = "live";
+      element.classList.add("is-live"); // CSS hides the static figure from now on
+      StackWidgets.mounts.push(element.dataset.widget);
+      if (window.StackA11y) window.StackA11y(); // new tables and scroll regions to patch
+      if (observer) observer.observe(ui);
+    }).catch((error) => {
+      element.dataset.widgetState = "error";
+      element.classList.remove("is-live");
+      ui.replaceChildren(h("p.w-error", { role: "status" }, "The interactive version could " +
+        `not start: ${error.message || error}. The static figure below shows the same content.`));
     });
   }
 
-  // page speed: a page loads javascripts/<name>.js only if it shows widget <name>
-  const asked = {};
-  const need = (name) => {
-    if (asked[name] || !/^[\w-]+$/.test(name)) return;
-    const s = asked[name] = W.h("script", { src: new URL(`javascripts/${name}.js`, root),
-      onerror: () => { // the next page showing it tries again
-        delete asked[name];
-        s.remove();
-        document.querySelectorAll(`[data-widget="${name}"]:not([data-widget-state])`).forEach(
-          (el) => mount(el, { title: name, error: Error(`javascripts/${name}.js did not load`) }));
-      } });
-    document.head.append(s);
-  };
-
-  let queued = false;
+  // One scan per burst of events (page change, several registrations at once).
+  let scanQueued = false;
   const scan = () => {
-    queued = false;
-    W.ctxs = W.ctxs.filter((c) => c.el.isConnected || c.stop());
-    document.querySelectorAll(".widget[data-widget]").forEach((el) => {
-      const def = W.registry[el.dataset.widget];
-      if (!def) need(el.dataset.widget);
-      else if (!el.dataset.widgetState) mount(el, def);
+    scanQueued = false;
+    // Instant navigation replaced the page: release the widgets that left with it.
+    StackWidgets.contexts = StackWidgets.contexts.filter((ctx) => ctx.el.isConnected ||
+      ctx.release());
+    document.querySelectorAll(".widget[data-widget]").forEach((element) => {
+      const name = element.dataset.widget;
+      const definition = StackWidgets.registry[name];
+      if (definition) {
+        if (!element.dataset.widgetState) mount(element, definition);
+      } else if (/^[\w-]+$/.test(name)) { // its script registers it, then scans again
+        loadScript(name).catch((error) => document.querySelectorAll(
+          `[data-widget="${name}"]:not([data-widget-state])`).forEach(
+          (unmounted) => mount(unmounted, { title: name, error })));
+      }
     });
   };
-  const schedule = () => { if (!queued) { queued = true; setTimeout(scan, 0); } };
-  W.register = (name, def) => { W.registry[name] = def; schedule(); };
-  if (window.document$) window.document$.subscribe(schedule);
-  else addEventListener("DOMContentLoaded", schedule);
-  schedule();
+  const scheduleScan = () => {
+    if (!scanQueued) {
+      scanQueued = true;
+      setTimeout(scan, 0);
+    }
+  };
+
+  const register = (name, definition) => {
+    StackWidgets.registry[name] = definition;
+    scheduleScan();
+  };
+  // What widgets use (the rest stays inside this file).
+  Object.assign(StackWidgets, { register, loadJSON, h, svg, uniqueId, formatFixed, formatInt,
+    formatPercent, formatVector, clamp, intInRange, hashParam, prefersReducedMotion, mathml,
+    button, radioGroup, slider, table, onArrowKeys });
+
+  // Material's document$ emits on every page, instant navigation included.
+  if (window.document$) window.document$.subscribe(scheduleScan);
+  else addEventListener("DOMContentLoaded", scheduleScan);
+  scheduleScan();
 })();

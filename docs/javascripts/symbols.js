@@ -1,70 +1,110 @@
-/* §07 symbol inspector: each glossary symbol of the page's equation is a button. */
+/* §07 symbol inspector: every symbol of the page's equation that the page's glossary explains
+   becomes a button; choosing one shows its glossary row (job, shape, personality). The
+   equation is the page's own MathML and the glossary its own table, so the widget cannot
+   disagree with the page. */
 StackWidgets.register("symbols", {
   title: "Symbol inspector for the governing equation",
   mount(ctx) {
-    const W = StackWidgets, h = W.h, el = ctx.el, buttons = [], table = new Map();
-    const rows = el.querySelectorAll(".glossary tbody tr");
-    const eqs = [...el.querySelectorAll(":scope > .mathml-block math")];
-    if (!rows.length || !eqs.length) throw new Error("the equation or its glossary is missing");
-    const key = (n) => n.textContent.replace(/\s+/g, "");
-    for (const tr of rows) { // "x_t = h_t^[0]" answers to both sides
-      [key(tr.cells[0]), ...key(tr.cells[0]).split("=")].forEach((k) => table.has(k) || table.set(k, tr));
+    const { h, clamp, onArrowKeys } = StackWidgets;
+    const element = ctx.el;
+    const glossaryRows = element.querySelectorAll(".glossary tbody tr");
+    const equations = [...element.querySelectorAll(":scope > .mathml-block math")];
+    if (!glossaryRows.length || !equations.length) {
+      throw new Error("the equation or its glossary is missing");
     }
-    const atoms = (node) => [...node.children].flatMap((c) => (c.localName === "mrow" &&
-      ![...c.children].some((x) => x.localName === "mi") ? atoms(c) : [c]));
-    const math = (...kids) => {
-      const m = document.createElementNS(eqs[0].namespaceURI, "math");
-      m.append(...kids);
-      return m;
+    const keyOf = (node) => node.textContent.replace(/\s+/g, ""); // "h_t^[l]" -> "ht[l]"
+    const rowOf = new Map(); // symbol key -> its glossary row
+    for (const row of glossaryRows) { // "x_t = h_t^[0]" answers to both of its sides
+      const key = keyOf(row.cells[0]);
+      for (const k of [key, ...key.split("=")]) if (!rowOf.has(k)) rowOf.set(k, row);
+    }
+    const buttons = [];
+
+    /** The equation's top-level pieces; an mrow is opened unless it holds an identifier (then
+        it is one symbol, e.g. a subscripted group). */
+    const atoms = (node) => [...node.children].flatMap((child) => (child.localName === "mrow" &&
+      ![...child.children].some((grandchild) => grandchild.localName === "mi")
+      ? atoms(child) : [child]));
+    const mathOf = (...children) => {
+      const math = document.createElementNS(equations[0].namespaceURI, "math");
+      math.append(...children);
+      return math;
     };
     const panel = h("div.w-panel", { "aria-live": "polite" },
       h("p.w-caption", "Hover, tap or focus a highlighted symbol."));
-    const kids = (td) => [...td.cloneNode(true).childNodes];
-    const pick = (btn, tr) => { // shown, not "pressed"
-      buttons.forEach((b) => b.classList.toggle("on", b === btn));
-      const [sym, job, shape, who] = tr.cells;
-      panel.replaceChildren(h("p.w-title", kids(sym), " · ", job.textContent),
-        h("dl.w-dl", h("dt", "Job"), h("dd", kids(job)),
-          h("dt", "Shape"), h("dd", kids(shape)),
-          h("dt", "Personality"), h("dd", who.textContent)));
-      el.dataset.symbol = key(sym);
+    const contentsOf = (cell) => [...cell.cloneNode(true).childNodes];
+
+    const choose = (chosen, row) => { // shown, not "pressed": nothing toggles
+      buttons.forEach((b) => b.classList.toggle("on", b === chosen));
+      const [symbol, job, shape, personality] = row.cells;
+      panel.replaceChildren(h("p.w-title", contentsOf(symbol), " · ", job.textContent),
+        h("dl.w-dl", h("dt", "Job"), h("dd", contentsOf(job)),
+          h("dt", "Shape"), h("dd", contentsOf(shape)),
+          h("dt", "Personality"), h("dd", personality.textContent)));
+      element.dataset.symbol = keyOf(symbol);
     };
-    // terms (split at \quad; ⋅ between them becomes a gap) wrap whole; one wider than a line
-    // breaks only after = , ; ∈
-    const line = (eq) => {
-      const p = h("p.w-eq");
-      let t, u, m, brk;
-      const run = () => { t.append(u = h("span")); m = null; };
-      const term = () => { p.append(t = h("span")); run(); brk = false; };
-      term();
-      for (const a of atoms(eq)) {
-        const n = a.localName, tr = /^(msub|msup|msubsup|mi|mrow)$/.test(n) && table.get(key(a));
-        if (n !== "mspace") {
-          if (brk) run();
-          brk = n === "mo" && /^[=,;∈]$/.test(a.textContent);
-        } else if (parseFloat(a.getAttribute("width")) >= 1) { term(); continue; }
-        if (!tr) {
-          (m || u.appendChild(m = math())).append(a.cloneNode(true));
+
+    /* One line of the equation as HTML that wraps well on a phone: terms (separated by a \quad
+       in the TeX) wrap whole; a term wider than the line breaks only after = , ; ∈. Each term
+       is a span of unbreakable runs; each run holds <math> pieces and symbol buttons. */
+    const lineOf = (equation) => {
+      const line = h("p.w-eq");
+      let term;
+      let run;
+      let math; // the <math> that collects the run's non-symbol atoms, if any yet
+      let breakNext = false; // the previous atom allows a break after it
+      const newRun = () => {
+        run = h("span");
+        term.append(run);
+        math = null;
+      };
+      const newTerm = () => {
+        term = h("span");
+        line.append(term);
+        newRun();
+        breakNext = false;
+      };
+      newTerm();
+      for (const atom of atoms(equation)) {
+        const name = atom.localName;
+        if (name === "mspace" && parseFloat(atom.getAttribute("width")) >= 1) {
+          newTerm(); // a wide space (\quad) separates terms
           continue;
         }
-        const b = h("button.w-sym", { type: "button", "aria-label": `${key(a)}: ` +
-          tr.cells[1].textContent, "data-symbol": key(a) }, math(a.cloneNode(true)));
-        for (const ev of ["mouseenter", "focus", "click"]) b.addEventListener(ev, () => pick(b, tr));
-        buttons.push(b);
-        u.append(b);
-        m = null;
+        if (name !== "mspace") {
+          if (breakNext) newRun();
+          breakNext = name === "mo" && /^[=,;∈]$/.test(atom.textContent);
+        }
+        const row = /^(msub|msup|msubsup|mi|mrow)$/.test(name) && rowOf.get(keyOf(atom));
+        if (!row) {
+          if (!math) run.appendChild((math = mathOf()));
+          math.append(atom.cloneNode(true));
+          continue;
+        }
+        const symbol = h("button.w-sym", { type: "button", "data-symbol": keyOf(atom),
+          "aria-label": `${keyOf(atom)}: ${row.cells[1].textContent}` },
+        mathOf(atom.cloneNode(true)));
+        for (const event of ["mouseenter", "focus", "click"]) {
+          symbol.addEventListener(event, () => choose(symbol, row));
+        }
+        buttons.push(symbol);
+        run.append(symbol);
+        math = null;
       }
-      [...p.children].forEach((x) => /^\W?$/.test(x.textContent) && x.remove());
-      p.querySelectorAll("mo").forEach((o) => o.setAttribute("stretchy", false)); // split pairs
-      return p;
+      // a term that is only a separator (the ⋅ between terms) becomes the gap between terms
+      [...line.children].forEach((t) => /^\W?$/.test(t.textContent) && t.remove());
+      // brackets split over several <math> elements must not stretch independently
+      line.querySelectorAll("mo").forEach((operator) => operator.setAttribute("stretchy", false));
+      return line;
     };
-    const move = (by) => buttons[W.clamp(buttons.indexOf(document.activeElement) + by, 0,
+
+    const move = (by) => buttons[clamp(buttons.indexOf(document.activeElement) + by, 0,
       buttons.length - 1)].focus();
-    const box = h("div.w-eqs", { role: "group", "aria-label": "The equation: each " +
-      "highlighted symbol is a button" }, eqs.map(line));
-    W.arrows(box, { prev: () => move(-1), next: () => move(1), first: () => buttons[0].focus(),
-      last: () => buttons[buttons.length - 1].focus() });
-    ctx.keep(".glossary");
+    const box = h("div.w-eqs", { role: "group",
+      "aria-label": "The equation: each highlighted symbol is a button" }, equations.map(lineOf));
+    onArrowKeys(box, { prev: () => move(-1), next: () => move(1),
+      first: () => buttons[0].focus(), last: () => buttons[buttons.length - 1].focus() });
+    ctx.keepOnScreen(".glossary");
     ctx.ui.append(box, panel);
   },
 });

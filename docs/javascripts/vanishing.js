@@ -1,73 +1,119 @@
-/* §09 two vanishing paths: model g[l] = γ^(L−l) (1 with residual) vs measured norms. */
+/* §09 two vanishing paths: the gradient reaching each layer, in the toy model
+   g[l] = γ^(L−l) (1 along a residual identity path) as bars, and as measured at initialisation
+   in real stacks as dots (generated/data/vanishing.json; its sliders' ranges too). */
 StackWidgets.register("vanishing", {
   title: "Two vanishing paths: the gradient reaching each layer",
   data: ["generated/data/vanishing.json"],
-  mount(ctx, d) {
-    const W = StackWidgets, h = W.h, s = W.s, m = d.measured;
-    const NAMES = { rnn: "tanh RNN", gru: "GRU", lstm: "LSTM" };
-    const cells = m ? (d.cells || Object.keys(m)).filter((c) => m[c]) : [];
-    const st = { g: d.factor, L: d.num_layers, res: false, ln: false,
-      cell: cells.includes("lstm") ? "lstm" : cells[0] };
-    const all = m ? Object.values(m).flatMap((c) => Object.values(c).flatMap(Object.values)).flat()
-      : [d.factor ** (d.max_layers - 1)]; // decades of the data
-    const LO = Math.floor(Math.log10(Math.min(...all))), HI = Math.ceil(Math.log10(Math.max(1,
-      ...all))), X0 = 44, PH = 168, PW = 286, SL = d.sliders;
-    const y = (v) => 10 + PH * (HI - W.clamp(Math.log10(Math.max(v, 1e-12)), LO, HI)) / (HI - LO);
-    const plot = s("g");
-    const chart = s("svg.w-chart", { viewBox: "0 0 340 214", role: "img" },
-      Array.from({ length: HI - LO + 1 }, (_, k) => s("g.w-axes",
-        s("line", { x1: X0, x2: X0 + PW, y1: y(10 ** (LO + k)), y2: y(10 ** (LO + k)) }),
-        s("text.w-yl", { x: X0 - 4, y: y(10 ** (LO + k)) + 4 },
-          LO + k ? `1e${LO + k}` : "1"))), plot);
-    const tbody = h("tbody"), model = h("p.w-math");
+  mount(ctx, model) {
+    const { h, svg, clamp, formatFixed, mathml, radioGroup, slider, table } = StackWidgets;
+    const measured = model.measured;
+    const CELL_NAMES = { rnn: "tanh RNN", gru: "GRU", lstm: "LSTM" };
+    const cells = measured ? (model.cells || Object.keys(measured)).filter((c) => measured[c])
+      : [];
+    const state = { factor: model.factor, layers: model.num_layers, residual: false,
+      layerNorm: false, cell: cells.includes("lstm") ? "lstm" : cells[0] };
+
+    // A log axis spanning whole decades from the smallest value the widget can show to 1.
+    const values = measured
+      ? Object.values(measured).flatMap((byVariant) => Object.values(byVariant)
+        .flatMap(Object.values)).flat()
+      : [model.factor ** (model.max_layers - 1)];
+    const lowDecade = Math.floor(Math.log10(Math.min(...values)));
+    const highDecade = Math.ceil(Math.log10(Math.max(1, ...values)));
+    const X0 = 44; // left edge of the plot (room for the axis labels)
+    const PLOT_HEIGHT = 168;
+    const PLOT_WIDTH = 286;
+    const yOf = (value) => 10 + PLOT_HEIGHT * (highDecade -
+      clamp(Math.log10(Math.max(value, 1e-12)), lowDecade, highDecade)) / (highDecade - lowDecade);
+    const plot = svg("g");
+    const gridLines = Array.from({ length: highDecade - lowDecade + 1 }, (_, k) => {
+      const decade = lowDecade + k;
+      const y = yOf(10 ** decade);
+      return svg("g.w-axes", svg("line", { x1: X0, x2: X0 + PLOT_WIDTH, y1: y, y2: y }),
+        svg("text.w-yl", { x: X0 - 4, y: y + 4 }, decade ? `1e${decade}` : "1"));
+    });
+    const chart = svg("svg.w-chart", { viewBox: "0 0 340 214", role: "img" }, gridLines, plot);
+    const tbody = h("tbody");
+    const formula = h("p.w-math");
     const summary = h("p.w-status", { "aria-live": "polite" });
-    const fmt = (v) => (v >= 0.001 ? W.num(v, 3) : v.toExponential(1).replace("-", "−"));
-    const variant = () => [st.res && "residual", st.ln && "layer_norm"].filter(Boolean).join("_") || "plain";
-    // layer k of L on teal -> sky -> violet, as the static figure (gen_common.layer_color)
-    const tint = (k, L) => {
-      const p = L > 3 ? (2 * k) / (L - 1) : k, i = Math.min(Math.floor(p), 1);
-      return `color-mix(in srgb,var(--lamp-${i + 1}) ${100 - 100 * (p - i)}%,var(--lamp-${i + 2}))`;
+    const format = (v) => (v >= 0.001 ? formatFixed(v, 3) : v.toExponential(1).replace("-", "−"));
+    const variant = () => [state.residual && "residual", state.layerNorm && "layer_norm"]
+      .filter(Boolean).join("_") || "plain";
+    /** Layer k (0-based) of L on teal -> sky -> violet, as the static figure colours it. */
+    const tint = (k, layers) => {
+      const position = layers > 3 ? (2 * k) / (layers - 1) : k;
+      const i = Math.min(Math.floor(position), 1);
+      return `color-mix(in srgb,var(--lamp-${i + 1}) ${100 - 100 * (position - i)}%,` +
+        `var(--lamp-${i + 2}))`;
     };
+
     const show = () => {
-      const { L, g } = st, bw = PW / L, v = variant(), name = v.replace(/_/g, " ");
-      const mod = Array.from({ length: L }, (_, k) => (st.res ? 1 : g ** (L - k - 1)));
-      const meas = m && m[st.cell] && m[st.cell][v] ? m[st.cell][v][L] : null;
-      plot.replaceChildren(...mod.flatMap((val, k) => [s("rect", { x: X0 + (k + 0.15) * bw,
-        width: bw * 0.7, y: y(val), height: y(10 ** LO) - y(val),
-        class: "w-col", style: `--c:${tint(k, L)}` }),
-      s("text.w-xl", { x: X0 + (k + 0.5) * bw, y: 206 }, `l=${k + 1}`)]));
-      if (meas) {
-        const pts = meas.map((val, k) => [X0 + (k + 0.5) * bw, y(val)]);
-        plot.append(s("polyline.w-meas", { points: pts.join(" ") }),
-          ...pts.map(([cx, cy]) => s("circle.w-meas", { cx, cy, r: 3.5 })));
+      const { layers, factor } = state;
+      const barWidth = PLOT_WIDTH / layers;
+      const name = variant();
+      const spokenName = name.replace(/_/g, " ");
+      const modelled = Array.from({ length: layers },
+        (_, k) => (state.residual ? 1 : factor ** (layers - k - 1)));
+      const measuredHere = measured && measured[state.cell] && measured[state.cell][name]
+        ? measured[state.cell][name][layers] : null;
+      plot.replaceChildren(...modelled.flatMap((value, k) => [
+        svg("rect", { x: X0 + (k + 0.15) * barWidth, width: barWidth * 0.7, y: yOf(value),
+          height: yOf(10 ** lowDecade) - yOf(value), class: "w-col",
+          style: `--layer-color:${tint(k, layers)}` }),
+        svg("text.w-xl", { x: X0 + (k + 0.5) * barWidth, y: 206 }, `l=${k + 1}`)]));
+      if (measuredHere) {
+        const points = measuredHere.map((value, k) => [X0 + (k + 0.5) * barWidth, yOf(value)]);
+        plot.append(svg("polyline.w-meas", { points: points.join(" ") }),
+          ...points.map(([cx, cy]) => svg("circle.w-meas", { cx, cy, r: 3.5 })));
       }
-      chart.ariaLabel = `Gradient reaching each of ${L} layers, log scale: bars ` +
-        `= model, dots = measured ${NAMES[st.cell] || ""} (${name})`;
-      model.replaceChildren("Model: ", W.math(st.res ? 'g^{[l]} = 1 "(identity path; the layer ' +
-        'adds its own Jacobian on top)"' : `g^{[l]} = γ^{L-l} = ${W.num(g, 2)}^{${L}-l}`));
-      tbody.replaceChildren(...mod.map((val, k) => h("tr", h("td", String(k + 1)),
-        h("td", { "data-value": val, text: fmt(val) }),
-        h("td", { "data-value": meas ? meas[k] : "", text: meas ? fmt(meas[k]) : "—" }))).reverse());
-      summary.textContent = `Layer 1 receives ${fmt(mod[0])} of the top layer's gradient in the ` +
-        `model${meas ? `; measured in a fresh ${L}-layer ${NAMES[st.cell]} (${name}): ` +
-        fmt(meas[0]) : ""}.`;
-      Object.assign(ctx.el.dataset, { factor: g, layers: L, residual: st.res, cell: st.cell });
+      chart.ariaLabel = `Gradient reaching each of ${layers} layers, log scale: bars = model, ` +
+        `dots = measured ${CELL_NAMES[state.cell] || ""} (${spokenName})`;
+      formula.replaceChildren("Model: ", mathml(state.residual
+        ? 'g^{[l]} = 1 "(identity path; the layer adds its own Jacobian on top)"'
+        : `g^{[l]} = γ^{L-l} = ${formatFixed(factor, 2)}^{${layers}-l}`));
+      tbody.replaceChildren(...modelled.map((value, k) => h("tr", h("td", String(k + 1)),
+        h("td", { "data-value": value, text: format(value) }),
+        h("td", { "data-value": measuredHere ? measuredHere[k] : "",
+          text: measuredHere ? format(measuredHere[k]) : "—" }))).reverse()); // top row first
+      summary.textContent = `Layer 1 receives ${format(modelled[0])} of the top layer's ` +
+        "gradient in the model" + (measuredHere ? `; measured in a fresh ${layers}-layer ` +
+          `${CELL_NAMES[state.cell]} (${spokenName}): ${format(measuredHere[0])}` : "") + ".";
+      Object.assign(ctx.el.dataset, { factor, layers, residual: state.residual,
+        cell: state.cell });
     };
-    const check = (label, k) => h("label.w-check", h("input", { type: "checkbox",
-      onchange: (e) => { st[k] = e.target.checked; show(); } }), label);
-    ctx.ui.append(h("div.w-controls",
-      W.slider("Per-layer gradient factor γ (no residual)", { ...SL.factor, value: st.g }, (v) => W.num(v, 2),
-        (v) => { st.g = v; show(); }), // snapped by the browser
-      W.slider("Depth · layers L", { ...SL.num_layers, value: st.L }, String,
-        (v) => { st.L = Math.round(v); show(); }),
-      check("residual / skip connection h[l] + v[l]", "res"),
-      m && [check("layer norm (measured curve only)", "ln"), W.radios("Measured stack",
-        cells.map((c) => [c, NAMES[c] || c]), st.cell, (c) => { st.cell = c; show(); })]),
-    h("div.w-split", h("div", chart, h("p.w-caption", { text:
-      "Bars: the model. Dots: measured at initialisation (" + (m ? `T = ${d.seq_len}, H = ` +
-      `${d.hidden_size}, last step` : "not available") + "), relative to the top layer. Log scale." })),
-    h("div", model, W.table("Gradient reaching layer l, top = 1", ["Layer", "Model",
-      "Measured"], tbody))), summary);
+
+    const checkbox = (label, key) => h("label.w-check", h("input", { type: "checkbox",
+      onchange: (event) => {
+        state[key] = event.target.checked;
+        show();
+      } }), label);
+    const sliders = model.sliders;
+    ctx.ui.append(
+      h("div.w-controls",
+        slider("Per-layer gradient factor γ (no residual)", { ...sliders.factor,
+          value: state.factor }, (v) => formatFixed(v, 2), (v) => {
+          state.factor = v; // the browser snaps it to the slider's step
+          show();
+        }),
+        slider("Depth · layers L", { ...sliders.num_layers, value: state.layers }, String,
+          (v) => {
+            state.layers = Math.round(v);
+            show();
+          }),
+        checkbox("residual / skip connection h[l] + v[l]", "residual"),
+        measured && [checkbox("layer norm (measured curve only)", "layerNorm"),
+          radioGroup("Measured stack", cells.map((c) => [c, CELL_NAMES[c] || c]), state.cell,
+            (cell) => {
+              state.cell = cell;
+              show();
+            })]),
+      h("div.w-split",
+        h("div", chart, h("p.w-caption", { text: "Bars: the model. Dots: measured at " +
+          "initialisation (" + (measured ? `T = ${model.seq_len}, H = ${model.hidden_size}, ` +
+          "last step" : "not available") + "), relative to the top layer. Log scale." })),
+        h("div", formula, table("Gradient reaching layer l, top = 1", ["Layer", "Model",
+          "Measured"], tbody))),
+      summary);
     show();
   },
 });

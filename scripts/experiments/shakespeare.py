@@ -151,9 +151,9 @@ def read(path: Path) -> dict:
 
 
 def write(path: Path, record: dict) -> None:
-    from scripts.run_experiments import write_json
+    from scripts.generation.write import non_finite_as_none, write_json
 
-    write_json(path, record)
+    write_json(path, non_finite_as_none(record))  # a diverged run's last norms: null
 
 
 def pending(runs, out: Path, weights: Path):

@@ -29,9 +29,9 @@ import numpy as np
 from stacklib import data
 from stacklib.experiments.common import Timer, run
 from stacklib.experiments.lm import TrainConfig, evaluate, train_lm, train_subset
+from stacklib.lecture import DEPTH_DATA_DEPTHS, DEPTH_DATA_MODEL, DEPTH_DATA_SIZES, SEEDS
 
-BASE = TrainConfig(num_layers=1, hidden_size=32, embed_size=24, steps=300, batch_size=32,
-                   lr=0.01, residual=True)
+BASE = TrainConfig(**DEPTH_DATA_MODEL)
 METRICS = ("train_loss", "heldout_loss", "gap_loss", "train_error", "heldout_error",
            "gap_error", "heldout_error_mismatch")
 
@@ -39,9 +39,9 @@ METRICS = ("train_loss", "heldout_loss", "gap_loss", "train_error", "heldout_err
 @dataclass(frozen=True)
 class DepthDataConfig:
     base: TrainConfig = BASE
-    depths: tuple[int, ...] = (1, 2, 3, 4)
-    sizes: tuple[int, ...] = (50, 150, 400, 1000, 3000)
-    seeds: tuple[int, ...] = (0, 1, 2)
+    depths: tuple[int, ...] = DEPTH_DATA_DEPTHS
+    sizes: tuple[int, ...] = DEPTH_DATA_SIZES
+    seeds: tuple[int, ...] = SEEDS
     n_eval: int = 500
     seed: int = 0
     threads: int = 1

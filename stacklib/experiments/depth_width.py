@@ -32,6 +32,7 @@ from stacklib import data
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.experiments.lm import TrainConfig, evaluate, train_lm
 from stacklib.experiments.stacks import HERO
+from stacklib.lecture import SEEDS
 from stacklib.params import count_params
 
 
@@ -52,7 +53,7 @@ def matched_width(input_size: int, hidden: int, layers: int) -> int:
 @dataclass(frozen=True)
 class DepthWidthConfig:
     deep: TrainConfig = HERO                  # 3 x 32 (the hero stack) for seed 0
-    seeds: tuple[int, ...] = (0, 1, 2)
+    seeds: tuple[int, ...] = SEEDS
     seed: int = 0
     threads: int = 1
 

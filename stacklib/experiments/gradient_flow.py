@@ -35,6 +35,7 @@ import torch
 
 from stacklib.config import StackConfig, torch_nn_class
 from stacklib.experiments.common import Timer, run, threads
+from stacklib.lecture import GRADIENT_FLOW, SEEDS
 from stacklib.numpy import StackedRNN
 
 VARIANTS = {"plain": (False, False), "residual": (True, False), "layer_norm": (False, True),
@@ -43,15 +44,15 @@ VARIANTS = {"plain": (False, False), "residual": (True, False), "layer_norm": (F
 
 @dataclass(frozen=True)
 class GradientFlowConfig:
-    depths: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8)
-    grid_depths: tuple[int, ...] = (4, 8)     # depths whose full (T, depth) grid is exported
+    depths: tuple[int, ...] = GRADIENT_FLOW["depths"]
+    grid_depths: tuple[int, ...] = GRADIENT_FLOW["grid_depths"]  # full (T, depth) grid exported
     cells: tuple[str, ...] = ("rnn", "gru", "lstm")
     variants: tuple[str, ...] = tuple(VARIANTS)
-    seq_len: int = 20
-    hidden_size: int = 32
-    input_size: int = 32
-    batch: int = 16
-    seeds: tuple[int, ...] = (0, 1, 2)
+    seq_len: int = GRADIENT_FLOW["seq_len"]
+    hidden_size: int = GRADIENT_FLOW["hidden_size"]
+    input_size: int = GRADIENT_FLOW["input_size"]
+    batch: int = GRADIENT_FLOW["batch"]
+    seeds: tuple[int, ...] = SEEDS
     seed: int = 0
     threads: int = 1
 

@@ -27,14 +27,13 @@ import torch
 
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.experiments.depth_width import matched_width
+from stacklib.lecture import LATENCY_CASES
 
 
 @dataclass(frozen=True)
 class LatencyConfig:
     # (scale, input_size, deep hidden, deep layers, wide hidden or 0 = matched, batch, seq_len)
-    cases: tuple[tuple[str, int, int, int, int, int, int], ...] = (
-        ("trained", 24, 32, 3, 0, 1, 10), ("trained", 24, 32, 3, 0, 32, 10),
-        ("seed", 300, 256, 3, 512, 1, 50), ("seed", 300, 256, 3, 512, 32, 50))
+    cases: tuple[tuple[str, int, int, int, int, int, int], ...] = LATENCY_CASES
     rounds: int = 7
     reps: int = 3
     seed: int = 0

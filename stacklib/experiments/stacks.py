@@ -36,12 +36,11 @@ import torch
 from stacklib import data
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.experiments.lm import TrainConfig, evaluate, layer_states, recurrent_params, train_lm
+from stacklib.lecture import HERO_STACK, LIVE_STACK
 
 # trained until two consecutive held-out checks reach 99 % agreement (at most `steps`)
-HERO = TrainConfig(num_layers=3, hidden_size=32, embed_size=24, steps=1500, batch_size=64,
-                   lr=0.005, curve_every=100, stop_at=0.99)
-LIVE = TrainConfig(num_layers=2, hidden_size=16, embed_size=16, steps=1500, batch_size=64,
-                   lr=0.01, curve_every=100, stop_at=0.99)
+HERO = TrainConfig(**HERO_STACK)
+LIVE = TrainConfig(**LIVE_STACK)
 
 
 @dataclass(frozen=True)

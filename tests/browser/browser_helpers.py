@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from urllib.parse import urlsplit
+
+from scripts.site import nav, page_url
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED = ROOT / "docs" / "generated"
@@ -19,38 +20,9 @@ PAGES = {  # widget -> page (site-relative URL)
 }
 
 
-def site_url() -> str:
-    from _sitelib import site_url as configured
-
-    return configured()
-
-
-def site_path() -> str:
-    path = urlsplit(site_url()).path or "/"
-    return path if path.endswith("/") else path + "/"
-
-
 def nav_pages() -> list[str]:
-    """Site-relative URLs of every page in mkdocs.yml's nav, plus the print page."""
-    import yaml
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_constructor("!ENV", lambda loader, node: None)
-    nav = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)["nav"]
-    found: list[str] = []
-
-    def walk(item):
-        if isinstance(item, str):
-            stem = item.rsplit(".", 1)[0]
-            found.append("" if stem == "index" else f"{stem}/")
-        for value in item.values() if isinstance(item, dict) else (
-                item if isinstance(item, list) else []):
-            walk(value)
-
-    walk(nav)
-    return [*found, "print_page/"]
+    """Site-relative URLs of every page in mkdocs.yml's nav."""
+    return [page_url(src) for _, src in nav()]
 
 
 def data(rel: str):

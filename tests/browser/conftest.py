@@ -1,34 +1,23 @@
 """Browser tests of the live widgets: Playwright (sync API) driving Debian's Chromium.
 
-The session's shared strict build (`built_site`, tests/conftest.py), one threaded static server
-on 127.0.0.1 that serves the site under site_url's path and again under /sub/ (to prove the
-widgets find their JSON from any base), one browser per
-session, one context + page per test. Every test's page records console errors, uncaught
-exceptions and requests leaving 127.0.0.1 (those are aborted); the `web` fixture fails the test
-if any happened, unless the test declared them expected.
+The session's shared strict build (`built_site`, tests/conftest.py), served by the site helper's
+static server under site_url's path and again under /sub/ (to prove the widgets find their JSON
+from any base), one browser per session, one context + page per test. Every test's page records
+console errors, uncaught exceptions and requests leaving 127.0.0.1 (those are aborted); the `web`
+fixture fails the test if any happened, unless the test declared them expected.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import re
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from browser_helpers import PAGES, SUB, site_path, site_url
+from browser_helpers import PAGES, SUB
 
-HERE = Path(__file__).resolve().parent
-
-
-def pytest_collection_modifyitems(config, items):
-    """Mark every test of this folder `browser` (deselect with -m "not browser")."""
-    for item in items:
-        if Path(str(item.fspath)).resolve().is_relative_to(HERE):
-            item.add_marker(pytest.mark.browser)
+from scripts.site import serve, site_path, site_url
 
 
 @pytest.fixture(scope="session")
@@ -43,30 +32,10 @@ def site_dir(request) -> Path:
     return Path(built_site.site)
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    base = "/"
-
-    def translate_path(self, path):
-        for prefix in (SUB, self.base):
-            if path.startswith(prefix):
-                path = "/" + path[len(prefix):]
-                break
-        return super().translate_path(path)
-
-    def log_message(self, *args):  # keep pytest output clean
-        pass
-
-
 @pytest.fixture(scope="session")
 def server(site_dir):
-    handler = type("Handler", (_Handler,), {"base": site_path()})
-    httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(site_dir)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve(site_dir, (site_path(), SUB)) as origin:
+        yield origin
 
 
 class Web:

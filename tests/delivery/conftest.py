@@ -1,17 +1,13 @@
-"""Delivery tests share the session's one site build (`built_site`, tests/conftest.py), one PDF."""
+"""Delivery tests share the session's one site build (`built_site`, tests/conftest.py) and one
+PDF, printed to build/lecture.pdf (what CI uploads)."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPTS = ROOT / "scripts"
-if str(SCRIPTS) not in sys.path:
-    sys.path.insert(0, str(SCRIPTS))
+from sitebuild import ARTIFACTS
 
 
 @pytest.fixture(scope="session")
@@ -20,11 +16,10 @@ def lecture_site(site) -> Path:
 
 
 @pytest.fixture(scope="session")
-def lecture_pdf(lecture_site, tmp_path_factory, browser) -> Path:
-    from build_pdf import print_pdf
+def lecture_pdf(lecture_site, browser) -> Path:
+    from scripts.delivery.pdf import print_pdf
 
-    return print_pdf(lecture_site, tmp_path_factory.mktemp("pdf") / "lecture.pdf",
-                     browser=browser)
+    return print_pdf(lecture_site, ARTIFACTS / "lecture.pdf", browser=browser)
 
 
 @pytest.fixture(scope="session")

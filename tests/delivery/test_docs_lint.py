@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from _sitelib import ROOT
+
+from scripts.site import ROOT
 
 PAGES = sorted((ROOT / "docs").glob("*.md"))
 PROSE = [*PAGES, ROOT / "CONTRIBUTING.md", ROOT / ".github" / "pull_request_template.md"]

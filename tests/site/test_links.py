@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from urllib.parse import unquote, urlsplit
 
-from _sitelib import site_url
+from scripts.site import site_url
 
 SITE_URL = site_url()  # mkdocs.yml (SITE_URL in the environment overrides it)
 RESOURCE_TAGS = {"script", "img", "source", "iframe", "embed", "object", "video", "audio",

@@ -1,16 +1,17 @@
-"""Page-speed properties of the built HTML (issue 6; scripts/bench_lighthouse.py measures the
+"""Page-speed properties of the built HTML (scripts/benchmarks/lighthouse.py measures the
 scores): no render-blocking script of ours, widget code only where a widget is, a small math
 font that covers every formula, the notebook's CSS pruned, sized images, light pages."""
 
 from __future__ import annotations
 
 import html
-import importlib.util
+import importlib
 import re
 
 import pytest
-from bench_lighthouse import MAX_WEIGHT_KIB, page_weight
-from sitebuild import DOCS, ROOT
+from sitebuild import DOCS
+
+from scripts.benchmarks.lighthouse import MAX_WEIGHT_KIB, page_weight
 
 SCRIPT = re.compile(r"<script\b([^>]*)>", re.IGNORECASE)
 OUR_JS = re.compile(r'\ssrc="[^"]*?(?<![\w-])(?<!assets/)javascripts/([\w-]+)\.js"')
@@ -18,10 +19,8 @@ LECTURE = re.compile(r"^(\d\d-[\w-]+/|code_lab/)?index\.html$")
 
 
 def hook(name: str):
-    spec = importlib.util.spec_from_file_location(f"{name}_hook", ROOT / "hooks" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """A MkDocs hook of hooks/ as a module (MkDocs loads the same files by path)."""
+    return importlib.import_module(f"hooks.{name}")
 
 
 def codepoints(unicode_range: str) -> set[int]:
@@ -73,10 +72,11 @@ def test_our_scripts_are_deferred_and_widget_code_is_not_in_the_html(site):
 
 
 def test_math_font_faces_match_their_files():
-    """Each @font-face claims exactly the characters of its part (build_font.CORE, the rest of
-    build_font.BLOCKS) that its file has: no download for a glyph the file lacks."""
-    from build_font import BLOCKS, CORE, codepoints
+    """Each @font-face claims exactly the characters of its part (font.CORE, the rest of
+    font.BLOCKS) that its file has: no download for a glyph the file lacks."""
     from fontTools.ttLib import TTFont
+
+    from scripts.delivery.font import BLOCKS, CORE, codepoints
 
     faces = font_faces()
     parts = {"lecture-math.woff2": codepoints(CORE),
@@ -88,13 +88,13 @@ def test_math_font_faces_match_their_files():
         font = TTFont(str(path))
         assert "MATH" in font, f"{name}: stretchy operators need the OpenType MATH table"
         assert claimed == set(font.getBestCmap()) & parts[name], \
-            f"{name}: unicode-range or file is stale, run scripts/build_font.py"
+            f"{name}: unicode-range or file is stale, run python -m scripts.delivery.font"
     assert 0x20 in faces["lecture-math.woff2"]  # the core is the family's primary font
 
 
 def test_lecture_math_needs_only_the_core_font(site):
     """Every formula is drawn from lecture-math.woff2 alone: no page downloads the extension.
-    (A formula that needs a new symbol: add its block to CORE in scripts/build_font.py.)"""
+    (A formula that needs a new symbol: add its block to CORE in scripts/delivery/font.py.)"""
     core = font_faces()["lecture-math.woff2"]
     for page in site.pages.values():
         missing = math_codepoints(page.html) - core
@@ -103,7 +103,7 @@ def test_lecture_math_needs_only_the_core_font(site):
 
 def test_lecture_pages_stay_light(site):
     """HTML plus the files it references, uncompressed (Lighthouse's 700 KiB target is for the
-    compressed transfer; before the notebook CSS was pruned code_lab/ alone was 997 KiB)."""
+    compressed transfer: this bound is stricter)."""
     for rel in site.pages:
         if LECTURE.match(rel):
             kib = page_weight(site.site, rel.removesuffix("index.html")) / 1024

@@ -1,0 +1,1 @@
+"""Measurements printed as ratios and scores, never asserted by tests."""

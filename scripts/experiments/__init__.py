@@ -1,0 +1,1 @@
+"""The trained experiments behind the lecture's claims: ``python -m scripts.experiments``."""

@@ -1,0 +1,69 @@
+"""The figures' shared style: layer and cell colours, a deterministic matplotlib, SVG saving."""
+
+from __future__ import annotations
+
+from scripts.generation.write import Output
+
+# Layer colours, layer 1 -> 3: teal -> sky -> violet, the light scheme's --lamp-1..3 of
+# docs/stylesheets/lecture.css (tests/site/test_elements.py checks they agree).
+LAYER_COLORS = ("#0d9488", "#0284c7", "#7c3aed")
+CELL_COLORS = {"rnn": "#64748b", "gru": "#0ea5e9", "lstm": "#7c3aed"}
+GREY = "#94a3b8"
+INK = "#1f2937"
+# Text sizes in points for figures shown at the page's content width (~688 px) from ~8.5 in wide:
+# about 1.1 px per point, so the smallest text (8.5 pt) stays near 9-10 px on screen and in print.
+TICK, LABEL, TITLE, SMALL = 9, 9.5, 10.5, 8.5
+
+
+def layer_color(layer: int, num_layers: int = 3) -> str:
+    """Colour of layer `layer` (1-based) of `num_layers`: teal -> sky -> violet, interpolated."""
+    from matplotlib.colors import to_hex, to_rgb
+
+    if num_layers <= 3:
+        return LAYER_COLORS[(layer - 1) % 3]
+    pos = 2 * (layer - 1) / (num_layers - 1)  # 0 .. 2 along teal -> sky -> violet
+    i = min(int(pos), 1)
+    a, b = to_rgb(LAYER_COLORS[i]), to_rgb(LAYER_COLORS[i + 1])
+    return to_hex(tuple(x + (y - x) * (pos - i) for x, y in zip(a, b, strict=True)))
+
+
+def mpl():
+    """matplotlib.pyplot on Agg, configured so the same figure gives the same SVG bytes."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    matplotlib.rcParams.update({
+        "svg.hashsalt": "depth-lecture",  # element ids from a fixed salt, not a random one
+        "svg.fonttype": "none",  # text stays text: searchable, selectable, small
+        "font.family": "sans-serif",
+        "font.sans-serif": ["DejaVu Sans"],
+        "font.size": 10,
+        "axes.edgecolor": INK,
+        "axes.labelcolor": INK,
+        "axes.titlesize": 11,
+        "axes.titleweight": "bold",
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "xtick.color": INK,
+        "ytick.color": INK,
+        "text.color": INK,
+        "legend.frameon": False,
+        "figure.facecolor": "white",
+        "savefig.facecolor": "white",
+        "path.simplify": False,
+    })
+    return plt
+
+
+def save_svg(fig, out: Output, rel: str, title: str) -> None:
+    """Save a figure as SVG without a date, with a <title> (its accessible name), then close it."""
+    import matplotlib.pyplot as plt
+
+    path = out.path(rel)
+    fig.savefig(path, format="svg", metadata={"Date": None, "Title": title, "Creator": None},
+                bbox_inches="tight", pad_inches=0.08)
+    plt.close(fig)
+    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+    path.write_text(text, encoding="utf-8", newline="\n")

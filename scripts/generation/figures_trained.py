@@ -1,0 +1,159 @@
+"""What trained stacks hold, word by word (experiments/stacks.json and probes.json; schemas:
+the docstrings of stacklib/experiments/stacks.py and probes.py).
+
+generated/figures/hero_lamps.svg  three lamps per word: the hero 3-layer LSTM reading probe 1
+generated/figures/lenses.svg      §02: each layer's states on probe 1 + linear-probe accuracy
+generated/figures/live_stack.svg  §06: the 2-layer LSTM's h per word for both probes
+"""
+
+from __future__ import annotations
+
+from scripts.generation.figures import GREY, INK, LAYER_COLORS, mpl, save_svg
+from scripts.generation.write import Output
+
+DATA = ["docs/generated/experiments/stacks.json", "docs/generated/experiments/probes.json"]
+FEATURE_LABELS = {"pos": "part of speech (surface)", "word_number": "word's number (surface)",
+                  "subject_number": "subject's number (structure)",
+                  "subject_number_mismatch": "subject's number at a mismatched attractor"}
+FEATURE_SHORT = {f: label.replace(" (", "\n(").replace(" at a ", " at a\n")
+                 for f, label in FEATURE_LABELS.items()}  # two lines each, for the narrow figure
+
+
+def _lamp_color(color: str, level: float):
+    from matplotlib.colors import to_rgb
+
+    r, g, b = to_rgb(color)
+    level = max(0.06, min(1.0, level))
+    return (1 - level * (1 - r), 1 - level * (1 - g), 1 - level * (1 - b))
+
+
+def hero_lamps(out: Output, stacks: dict) -> None:
+    plt = mpl()
+    model, probe = stacks["models"]["hero"], stacks["probes"][0]
+    lamps, words, L = model["probes"][0]["lamp"], probe["words"], model["num_layers"]
+    fig, ax = plt.subplots(figsize=(9.0, 3.4))
+    for layer in range(L):
+        for w, level in enumerate(lamps[layer]):
+            color = LAYER_COLORS[layer % 3]
+            ax.add_patch(plt.Circle((w, layer), 0.34, facecolor=_lamp_color(color, level),
+                                    edgecolor=color, lw=1.4))
+        ax.text(-0.7, layer, f"layer {layer + 1}", ha="right", va="center", fontsize=9.5,
+                color=LAYER_COLORS[layer % 3], fontweight="bold")
+    for w, word in enumerate(words):
+        ax.text(w, -0.75, word, ha="center", va="top", fontsize=10, color=INK,
+                fontweight="bold" if w in (probe["subject_index"], probe["verb_index"]) else None)
+    ax.annotate("", (len(words) - 0.35, L - 0.6), (len(words) - 0.35, -0.4),
+                arrowprops={"arrowstyle": "-|>", "color": GREY})
+    ax.text(len(words) - 0.2, (L - 1) / 2, "the climb,\nevery word", fontsize=8.5,
+            va="center", color=INK)
+    ax.set_xlim(-2.0, len(words) + 1.3)
+    ax.set_ylim(-1.3, L - 0.4)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title("Three lamps per word: brightness = mean |h| of a trained 3-layer LSTM "
+                 "(per layer, scaled to its brightest word)", fontsize=10)
+    save_svg(fig, out, "generated/figures/hero_lamps.svg", "Three lamps per word")
+
+
+def _heatmap(ax, h, words, color, title, vmax=1.0, fontsize=8):
+    import numpy as np
+
+    data = np.asarray(h).T  # (H, W)
+    im = ax.imshow(data, cmap="RdBu_r", vmin=-vmax, vmax=vmax, aspect="auto",
+                   interpolation="nearest")
+    ax.set_xticks(range(len(words)), words, rotation=55, ha="right", fontsize=fontsize)
+    ax.set_yticks([])
+    ax.set_ylabel("channels", fontsize=max(fontsize, 8.5))
+    ax.set_title(title, color=color, fontsize=fontsize + 1.5)
+    for spine in ax.spines.values():
+        spine.set_visible(True)
+        spine.set_color(color)
+    return im
+
+
+def live_stack(out: Output, stacks: dict) -> None:
+    plt = mpl()
+    model = stacks["models"]["live"]
+    L = model["num_layers"]
+    # A fixed grid, not constrained layout: its solver visits artists in an order that can
+    # change between runs, which moved coordinates in the last digits of the SVG.
+    n = len(stacks["probes"])
+    top = max(max(max(r) for r in run["mean_abs_h"]) for run in model["probes"]) * 1.15
+    fig = plt.figure(figsize=(4.4 * L + 1.0, 4.6 * n))
+    grid = fig.add_gridspec(3 * n, L, height_ratios=[4, 1.3, 1.1] * n, left=0.06, right=0.9,
+                            top=0.89, bottom=0.02, hspace=0.12, wspace=0.12)
+    for p, (probe, run) in enumerate(zip(stacks["probes"], model["probes"], strict=True)):
+        words = probe["words"]
+        im = None
+        for layer in range(L):
+            color = LAYER_COLORS[layer % 3]
+            reads = "reads the words" if layer == 0 else f"reads layer {layer}"
+            heat = fig.add_subplot(grid[3 * p, layer])
+            bar = fig.add_subplot(grid[3 * p + 1, layer], sharex=heat)
+            im = _heatmap(heat, run["h"][layer], words, color,
+                          f"layer {layer + 1} · $h_t^{{[{layer + 1}]}}$ — {reads}")
+            heat.tick_params(labelbottom=False)
+            bar.bar(range(len(words)), run["mean_abs_h"][layer], color=color, width=0.7)
+            bar.set_xticks(range(len(words)), words, rotation=55, ha="right", fontsize=8)
+            bar.set_ylim(0, top)
+            bar.set_ylabel("mean |h|", fontsize=8)
+            bar.tick_params(axis="y", labelsize=7)
+            if layer == 0:
+                heat.text(0, 1.16, f"“{probe['text']}”", transform=heat.transAxes,
+                          fontsize=10.5, fontweight="bold")
+        box = grid[3 * p, L - 1].get_position(fig)
+        cax = fig.add_axes((0.915, box.y0, 0.012, box.height))
+        fig.colorbar(im, cax=cax, label="$h$ value")
+    fig.suptitle(f"A trained {L}-layer LSTM reads the two probes: every channel, every word",
+                 fontweight="bold", fontsize=11.5, y=0.985)
+    save_svg(fig, out, "generated/figures/live_stack.svg", "Live stack heat maps")
+
+
+def lenses(out: Output, stacks: dict, probes: dict) -> None:
+    plt = mpl()
+    model, probe = stacks["models"]["hero"], stacks["probes"][0]
+    acc, feats = probes["models"]["hero"]["accuracy"], probes["features"]
+    L = model["num_layers"]
+    # Shown at the page width (~688 px) from ~8.6 in: ~1.1 px per point, smallest text 8.5 pt.
+    # A fixed grid (no tight_layout): room between panels so the 0-1 scales never touch.
+    fig = plt.figure(figsize=(2.35 * L + 1.55, 7.0))
+    grid = fig.add_gridspec(2, L, height_ratios=[3, 2], left=1.55 / (2.35 * L + 1.55),
+                            right=0.985, top=0.86, bottom=0.085, wspace=0.16, hspace=0.42)
+    names = [f for f in FEATURE_LABELS if f in acc]
+    bars = []
+    for layer in range(L):
+        color = LAYER_COLORS[layer % 3]
+        src = "the words" if layer == 0 else f"layer {layer}'s states"
+        heat = fig.add_subplot(grid[0, layer])
+        _heatmap(heat, model["probes"][0]["h"][layer], probe["words"], color,
+                 f"Layer {layer + 1}\nreads {src}", fontsize=8.5)
+        if layer:
+            heat.set_ylabel("")
+        ax = fig.add_subplot(grid[1, layer])
+        bars.append(ax)
+        values = [acc[f][layer + 1] for f in names]  # index 0 is the embedding baseline
+        ys = range(len(names))
+        ax.barh(ys, values, color=color, height=0.6)
+        ax.scatter([feats[f]["majority"] for f in names], ys, marker="|", s=170, color=INK,
+                   linewidths=1.6, zorder=3)
+        for y, v in zip(ys, values, strict=True):
+            ax.text(min(v, 0.97), y, f"{v:.2f}", va="center", ha="right", fontsize=8.5,
+                    color="white")
+        ax.set_yticks(list(ys), [FEATURE_SHORT[f] for f in names] if layer == 0 else [],
+                      fontsize=8.5)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.set_xticks([0, 0.5, 1], ["0", "0.5", "1"], fontsize=9)
+    left, right = bars[0].get_position().x0, bars[-1].get_position().x1
+    fig.text((left + right) / 2, 0.012, "held-out probe accuracy  (black tick = majority-class "
+             "baseline)", ha="center", va="bottom", fontsize=9.5)
+    fig.suptitle("Same sentence, three lenses: what each layer holds,\nand what a linear probe "
+                 "can read from it", fontweight="bold", fontsize=11, y=0.995)
+    save_svg(fig, out, "generated/figures/lenses.svg", "Three lenses on the probe sentence")
+
+
+def run(out: Output) -> None:
+    stacks, probes = (out.read_json(rel) for rel in DATA)
+    hero_lamps(out, stacks)
+    lenses(out, stacks, probes)
+    live_stack(out, stacks)

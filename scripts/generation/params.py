@@ -1,0 +1,124 @@
+"""Parameter pricing partials (§05, §10) and the price widget's data, from stacklib.params.
+
+generated/partials/params_{rnn,gru,lstm}.md  per-layer breakdown, both conventions (L=3 H=128 D=100)
+generated/partials/params_summary.md         the three cells side by side
+generated/partials/depth_vs_width.md         §10's head-to-head table
+generated/data/params.json                   the price widget's data and slider ranges (the
+                                             widget types no number of its own)
+"""
+
+from __future__ import annotations
+
+from scripts.generation.markdown import fmt_int, header_comment, md_table
+from scripts.generation.names import CELL_NAMES, CELLS, FRAMEWORKS
+from scripts.generation.write import Output
+from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_DEFAULTS, PRICE_MAX_LAYERS, PRICE_MAX_SIZE
+
+
+def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
+    from stacklib import param_breakdown
+
+    torch_rows = param_breakdown(cell, x, h, L, framework="torch")
+    keras_rows = param_breakdown(cell, x, h, L, framework="keras")
+    header = ["Layer", "Fan-in", "Input weights", "Recurrent weights",
+              "Biases (PyTorch)", "Layer total (PyTorch)", "Biases (Keras)", "Layer total (Keras)"]
+    rows = []
+    for t, k in zip(torch_rows, keras_rows, strict=True):
+        fan = f"D = {t.fan_in}" if t.layer == 1 else f"H = {t.fan_in}"
+        rows.append([t.layer, fan, fmt_int(t.input_weights), fmt_int(t.recurrent_weights),
+                     fmt_int(t.biases), fmt_int(t.total), fmt_int(k.biases), fmt_int(k.total)])
+    total_t, total_k = sum(r.total for r in torch_rows), sum(r.total for r in keras_rows)
+    rows.append(["**Total**", "", fmt_int(sum(r.input_weights for r in torch_rows)),
+                 fmt_int(sum(r.recurrent_weights for r in torch_rows)),
+                 fmt_int(sum(r.biases for r in torch_rows)), f"**{fmt_int(total_t)}**",
+                 fmt_int(sum(r.biases for r in keras_rows)), f"**{fmt_int(total_k)}**"])
+    caption = (f"{CELL_NAMES[cell]}, L = {L}, H = {h}, D = {x}: parameters per layer. "
+               "PyTorch keeps two bias vectors per gate block (`bias_ih`, `bias_hh`); Keras keeps "
+               + ("two for `GRU(reset_after=True)`." if cell == "gru" else "one.")
+               + " Layer 1's input weights use the input size D, every layer above uses H.")
+    return header_comment(__name__) + md_table(header, rows, "lcrrrrrr") + "\n" + caption + "\n"
+
+
+def _summary(x: int, h: int, L: int) -> str:
+    from stacklib import GATES, count_params, param_breakdown
+
+    header = ["Stack", "Matrices per layer", "Layer 1 (PyTorch)", "Each layer above (PyTorch)",
+              f"Total, L = {L} (PyTorch)", f"Total, L = {L} (Keras)"]
+    rows = []
+    for cell in CELLS:
+        layers = param_breakdown(cell, x, h, L)
+        upper = fmt_int(layers[1].total) if L > 1 else "—"
+        rows.append([CELL_NAMES[cell], GATES[cell], fmt_int(layers[0].total), upper,
+                     f"**{fmt_int(count_params(cell, x, h, L))}**",
+                     fmt_int(count_params(cell, x, h, L, framework="keras"))])
+    note = (f"Defaults of the price sliders: L = {L} layers, hidden size H = {h}, input size "
+            f"D = {x}. \"Matrices per layer\" counts one matrix per gate block, acting on the "
+            "layer's input and its previous state together; PyTorch stores each as two parts, "
+            "an input and a recurrent weight matrix.")
+    return header_comment(__name__) + md_table(header, rows, "lcrrrr") + "\n" + note + "\n"
+
+
+def _depth_vs_width() -> str:
+    from stacklib import count_params
+
+    cell, x = DEPTH_VS_WIDTH["cell"], DEPTH_VS_WIDTH["input_size"]
+    (lw, hw), (ld, hd) = DEPTH_VS_WIDTH["wide"], DEPTH_VS_WIDTH["deep"]
+    keras_w, keras_d = (count_params(cell, x, hw, lw, framework="keras"),
+                        count_params(cell, x, hd, ld, framework="keras"))
+    torch_w, torch_d = count_params(cell, x, hw, lw), count_params(cell, x, hd, ld)
+    diff = 100 * (keras_d - keras_w) / keras_w
+    header = ["Aspect", f"Shallow & wide · {lw}×{hw}", f"Deep & narrow · {ld}×{hd}"]
+    rows = [
+        [f"Parameters ({cell.upper()}, D = {x})",
+         f"{fmt_int(keras_w)} (PyTorch: {fmt_int(torch_w)})",
+         f"{fmt_int(keras_d)} (PyTorch: {fmt_int(torch_d)}) — same budget "
+         f"({diff:+.1f} %)".replace("-", "\u2212")],
+        ["Transforms per timestep", f"{lw} cell firing", f"{ld} sequential cell firings"],
+        ["Temporal receptive field", "whole past", "whole past — unchanged"],
+        ["What is learned", "one flat representation", "hierarchy: surface → phrase → meaning"],
+        ["Inference latency", "minimal — one cell per word",
+         f"×{ld} vs one {hd}-unit layer (layers are sequential); vs {lw}×{hw}: measured below"],
+        ["Gradient paths", "time only", "time + depth — needs residual / norm"],
+        ["States carried", f"{lw} × (h, c)", f"{ld} × (h, c) — one pair per layer"],
+        ["Regularisation slot", "output dropout only", "inter-layer dropout (PyTorch `dropout=`)"],
+        ["Best at", "tagging, short text, on-device",
+         "translation, speech, parsing — the 2015 recipe"],
+    ]
+    note = ("Parameter counts computed by `stacklib.count_params` in Keras' convention (one bias "
+            "vector per LSTM gate block), PyTorch's in parentheses (two bias vectors).")
+    return header_comment(__name__) + md_table(header, rows, "lll") + "\n" + note + "\n"
+
+
+def params_data() -> dict:
+    from stacklib import GATES, bias_vectors, count_params, param_breakdown
+
+    d = PRICE_DEFAULTS
+    x, h, L = d["input_size"], d["hidden_size"], d["num_layers"]
+    layers = range(1, PRICE_MAX_LAYERS + 1)
+    return {
+        "defaults": d,
+        "sliders": {"num_layers": {"min": 1, "max": max(layers)},
+                    **{k: {"min": 1, "max": PRICE_MAX_SIZE}
+                       for k in ("hidden_size", "input_size")}},
+        "gates": {c: GATES[c] for c in CELLS},
+        "bias_vectors": {f: {c: bias_vectors(c, f) for c in CELLS} for f in FRAMEWORKS},
+        "formula": "layer 1: G*h*(x + h) + B*G*h; layer l >= 2: G*h*(h + h) + B*G*h",
+        "at_defaults": {
+            c: {f: {"total": count_params(c, x, h, L, framework=f),
+                    "layers": [r.to_dict() for r in param_breakdown(c, x, h, L, framework=f)]}
+                for f in FRAMEWORKS}
+            for c in CELLS},
+        "vs_layers": {"num_layers": list(layers),
+                      **{c: {f: [count_params(c, x, h, n, framework=f) for n in layers]
+                             for f in FRAMEWORKS} for c in CELLS}},
+    }
+
+
+def run(out: Output) -> None:
+    d = PRICE_DEFAULTS
+    x, h, L = d["input_size"], d["hidden_size"], d["num_layers"]
+    for c in CELLS:
+        out.text(f"generated/partials/params_{c}.md", _breakdown_table(c, x, h, L))
+    out.text("generated/partials/params_summary.md", _summary(x, h, L))
+    out.text("generated/partials/depth_vs_width.md", _depth_vs_width())
+    out.json("generated/data/params.json", params_data())
