@@ -179,8 +179,13 @@ def study_runs(args):
     vocab = len(shakespeare().vocab)
     if args.quick:
         return quick_plan(vocab)
-    runs = plan(vocab)
-    return headline(runs) if args.headline else runs
+    runs = headline(plan(vocab)) if args.headline else plan(vocab)
+    if args.groups:
+        unknown = set(args.groups) - {run.group for run in runs}
+        if unknown:
+            raise SystemExit(f"--groups: no group named {', '.join(sorted(unknown))}")
+        runs = [run for run in runs if run.group in args.groups]
+    return runs
 
 
 def timing(out: Path, quick: bool) -> None:
@@ -205,6 +210,8 @@ def main(argv=None) -> int:
     ap.add_argument("--list", action="store_true", help="list the runs and stop")
     ap.add_argument("--timing", action="store_true",
                     help="time the depth and budget models side by side, then stop")
+    ap.add_argument("--groups", nargs="+", metavar="GROUP",
+                    help="only these groups of the study (depth, budget, data, deep, lr)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
