@@ -7,10 +7,11 @@ lstm = torch.nn.LSTM(INPUT_SIZE, HIDDEN_SIZE, num_layers=NUM_LAYERS, dtype=torch
 # weight_ih_l0, weight_hh_l0, ..., bias_hh_l1: torch's own names, loaded as they are.
 lstm.load_state_dict({name: torch.from_numpy(w) for name, w in WEIGHTS.items()})
 
-x = torch.from_numpy(X)  # (T=1, input_size): one timestep
+x = torch.from_numpy(X)  # (T, input_size): one sequence, no batch dimension
 h0, c0 = torch.from_numpy(H0), torch.from_numpy(C0)  # (num_layers, hidden): one memory per layer
 with torch.no_grad():
-    output, (h_n, c_n) = lstm(x, (h0, c0))  # the climb happens inside: layer 1, then layer 2
+    # Inside, for each t: layer 1 reads x_t and its own h, c from t-1; layer 2 reads layer 1's h_t.
+    output, (h_n, c_n) = lstm(x, (h0, c0))
 
-y = output[-1].numpy()  # only the top layer emits: y_t = h_t of layer 2
-show(y, output.numpy(), h_n.numpy(), c_n.numpy())
+# output: the top layer's h at every step, first row §08's y_t; h_n, c_n: each layer's last state.
+show(output.numpy(), h_n.numpy(), c_n.numpy())
