@@ -39,7 +39,7 @@ StackWidgets.register("verdict", {
         ["States carried", option.layers > 1
           ? `${option.layers} (h, c) pairs, one per layer` : "1 (h, c) pair"],
         ["Gradient paths", paths],
-        ["Computes per word (the field's reading)", learns],
+        ["Computes", `${learns} (the field's reading)`],
       ];
       if (trained) {
         rows.push(["Toy scale, trained", `${trained.layers} × ${trained.hidden} ` +

@@ -120,7 +120,7 @@ def test_vanishing_model_and_measured_norms(web, factor, layers, residual, cell)
     formula = w.locator(".w-math")
     assert "Model:" in shown(formula)
     # §09's name for the share of the gradient, one identifier (g is the LSTM's candidate)
-    assert formula.locator("msup > mi").first.inner_text() == "ρ"
+    assert formula.locator("msup > mi").first.text_content() == "ρ"
 
 
 def test_vanishing_keyboard_and_clamping(web):
