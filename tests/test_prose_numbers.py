@@ -107,9 +107,9 @@ def _depth_data_size(size: str) -> str:
 
 
 def _toy_factor(i: int) -> str:
-    from gen_examples import CONFIG
+    from stacklib.lecture import GRADIENT_MODEL
 
-    return f"{CONFIG['gradient_model']['factors'][i]:.2f}"
+    return f"{GRADIENT_MODEL['factors'][i]:.2f}"
 
 
 # ---------------------------------------------------------------- the registry
