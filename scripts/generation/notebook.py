@@ -32,7 +32,7 @@ INTRO = r"""# Code lab: a stacked LSTM three ways
 
 One stack, three frameworks, **one shared set of weights**: the two-layer LSTM of the
 hand-computed step (input size 1, hidden size 2). Each section builds the stack its own way and
-runs the same three-step sequence from the same starting states, so each layer hands its memory
+runs the same short sequence from the same starting states, so each layer hands its memory
 $(h, c)$ from one step to the next. Each prints `output`, the top layer's $h_t^{[2]}$ at every
 step (its first row is the hand-computed $y_t$), then `h_n` and `c_n`, every layer's state after
 the last step, one row per layer.
