@@ -7,8 +7,9 @@
     python -m scripts.experiments.shakespeare --timing     # time the models side by side
 
 Each run writes docs/generated/experiments/shakespeare/<name>.json as soon as it finishes,
-with the hash of its inputs: the configuration, the sources of the modules that train and score
-it (found by walking their imports), and the torch, NumPy and corpus versions. A run whose file
+with the hash of its inputs (scripts/generation/cache.py's inputs_key): the configuration, the
+sources of the modules that train and score it (found by walking their imports), and the torch,
+NumPy and corpus versions. A run whose file
 holds the current hash is not run again, so an interrupted study continues where it stopped,
 in this session or a later one. The trained weights go to .cache/shakespeare/ (not committed):
 the analyses (timescales, samples) are hashed apart and re-run from them when only their code
@@ -19,9 +20,7 @@ of its configuration, so the results do not depend on the scheduling.
 from __future__ import annotations
 
 import argparse
-import ast
 import dataclasses
-import hashlib
 import io
 import json
 import os
@@ -31,45 +30,13 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from pathlib import Path
 
+from scripts.generation.cache import inputs_key
+
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "generated" / "experiments" / "shakespeare"
 WEIGHTS = ROOT / ".cache" / "shakespeare"
 TRAINING_MODULES = ("stacklib.charlm.jobs",)
 ANALYSIS_MODULES = ("stacklib.charlm.analysis",)
-
-
-def module_files(modules) -> list[Path]:
-    """The repository files the modules import, transitively (the modules named in import
-    statements; parent packages only when imported by name)."""
-    seen: dict[str, Path] = {}
-    todo = list(modules)
-    while todo:
-        mod = todo.pop()
-        if mod in seen:
-            continue
-        path = ROOT / (mod.replace(".", "/") + ".py")
-        if not path.exists():
-            path = ROOT / mod.replace(".", "/") / "__init__.py"
-        if not path.exists():
-            continue
-        seen[mod] = path
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-            elif isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            else:
-                continue
-            todo += [n for n in names if n.split(".")[0] == "stacklib"]
-    return sorted(set(seen.values()))
-
-
-def _hash(parts) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part if isinstance(part, bytes) else str(part).encode())
-        h.update(b"\0")
-    return h.hexdigest()[:16]
 
 
 def versions() -> dict:
@@ -81,19 +48,15 @@ def versions() -> dict:
     return {"torch": torch.__version__, "numpy": numpy.__version__, PACKAGE: VERSION}
 
 
-def sources(modules) -> list:
-    return [f"{p.relative_to(ROOT)}\n".encode() + p.read_bytes() for p in module_files(modules)]
-
-
 def training_key(run) -> str:
-    return _hash([repr(run.train), json.dumps(versions(), sort_keys=True),
-                  *sources(TRAINING_MODULES)])
+    return inputs_key(TRAINING_MODULES, extra=repr(run.train)
+                      + json.dumps(versions(), sort_keys=True))[:16]
 
 
 def analysis_key(run, train_key: str) -> str:
     from stacklib.charlm.analysis import DescribeConfig
 
-    return _hash([train_key, repr(DescribeConfig()), *sources(ANALYSIS_MODULES)])
+    return inputs_key(ANALYSIS_MODULES, extra=train_key + repr(DescribeConfig()))[:16]
 
 
 # ---------------------------------------------------------------- work done in the workers
