@@ -1,7 +1,7 @@
 """Run the Shakespeare study (stacklib.charlm.study) and keep every run's result.
 
     python -m scripts.experiments.shakespeare              # the whole study (hours)
-    python -m scripts.experiments.shakespeare --headline   # depth vs width, 3 seeds (~1 h)
+    python -m scripts.experiments.shakespeare --headline   # 1 x 268 vs 3 x 128, 3 seeds (~26 min)
     python -m scripts.experiments.shakespeare --quick      # every code path on a tiny slice
     python -m scripts.experiments.shakespeare --list       # the runs, and which are done
     python -m scripts.experiments.shakespeare --timing     # time the models side by side
@@ -168,7 +168,7 @@ def timing(out: Path, quick: bool) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--headline", action="store_true",
-                    help="only depth vs width at an equal budget (3 seeds)")
+                    help="only 1 wide layer vs the 3-layer stack of equal budget, 3 seeds")
     ap.add_argument("--quick", action="store_true", help="tiny models on a slice of the text")
     ap.add_argument("--list", action="store_true", help="list the runs and stop")
     ap.add_argument("--timing", action="store_true",
