@@ -44,6 +44,7 @@ def test_repository_and_edit_links_follow_the_repository(case_build):
             continue
         url = f"https://github.com/{name}"
         assert sources and set(sources) == {url}, src  # header and navigation drawer
+        assert 'data-md-component="source"' not in html  # no api.github.com query
         assert re.search(rf'md-source__repository">\s*{re.escape(name)}\s*<', html), src
         assert edits == [f"{url}/{EDIT_BRANCH_PATH}{src}"], (src, edits)
         assert "someone-else" not in html
