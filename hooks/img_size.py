@@ -1,4 +1,5 @@
-"""MkDocs hook: give every local <img> its intrinsic width and height.
+"""MkDocs hook: give every local <img> its intrinsic width and height, and phones a figure's
+phone layout when its generator drew one.
 
 Markdown images (`![alt](generated/figures/x.svg)`) become `<img>` without size attributes, so
 the browser reserves no space until each figure has downloaded and the text below jumps down
@@ -8,6 +9,13 @@ With `width`/`height` attributes the browser knows the aspect ratio up front; Ma
 the rendering does not change. Sizes are read from the file: an SVG's root `width`/`height`
 (pt, px, in, cm, mm; else its viewBox) or a PNG's header. Images that already carry a width or
 height, remote images and unreadable files are left alone.
+
+A wide figure scaled down to a phone's column (about 330 px) shrinks its text to a few pixels,
+so a generator may draw a figure twice: `NAME.svg` (the wide layout: desktop and print) and
+`NAME.phone.svg` beside it (narrower, its text readable at that width). An <img> of `NAME.svg`
+whose `NAME.phone.svg` exists is wrapped in a <picture> whose <source> offers the phone file
+below PHONE_MEDIA, with that file's own width and height (no layout shift there either). Print
+keeps the wide figure: a printed page is wider than PHONE_MEDIA.
 
 Runs at priority 50, like hooks/mathml.py, so the print page (print-site, last) gets sized
 images too.
@@ -31,6 +39,8 @@ _SRC = re.compile(r'\ssrc="([^"]+)"')
 _SVG_ROOT = re.compile(r"<svg\b[^>]*>", re.DOTALL)
 _LENGTH = re.compile(r"^\s*([\d.]+)\s*(px|pt|in|cm|mm)?\s*$")
 PX_PER = {None: 1.0, "px": 1.0, "pt": 4 / 3, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4}
+PHONE_MEDIA = "(max-width: 36em)"  # narrower than Material's tablet layout: one column
+PHONE_SUFFIX = ".phone.svg"
 
 
 def _svg_attr(tag: str, name: str) -> str | None:
@@ -62,8 +72,18 @@ def intrinsic_size(path: Path) -> tuple[int, int] | None:
     return (round(w), round(h)) if w > 0 and h > 0 else None
 
 
+def phone_variant(src: str) -> str:
+    """generated/figures/x.svg -> generated/figures/x.phone.svg"""
+    return src.removesuffix(".svg") + PHONE_SUFFIX
+
+
 def size_images(content: str, page_dest: str, lookup) -> str:
-    """`content` with width/height added to each local <img>; `lookup(site_path)` -> file."""
+    """`content` with width/height added to each local <img>, and a <picture> around those with
+    a phone variant; `lookup(site_path)` -> its source file or None."""
+
+    def size_of(url: str) -> tuple[int, int] | None:
+        path = lookup(posixpath.normpath(posixpath.join(posixpath.dirname(page_dest), url)))
+        return intrinsic_size(path) if path is not None and path.is_file() else None
 
     def repl(m: re.Match) -> str:
         tag = m.group(0)
@@ -73,12 +93,16 @@ def size_images(content: str, page_dest: str, lookup) -> str:
         url = html.unescape(src.group(1)).split("#")[0].split("?")[0]
         if re.match(r"^[a-z][a-z0-9+.-]*:|^/", url, re.IGNORECASE):
             return tag
-        path = lookup(posixpath.normpath(posixpath.join(posixpath.dirname(page_dest), url)))
-        size = intrinsic_size(path) if path is not None and path.is_file() else None
+        size = size_of(url)
         if size is None:
             return tag
         end = -2 if tag.endswith("/>") else -1
-        return f'{tag[:end].rstrip()} width="{size[0]}" height="{size[1]}"{tag[end:]}'
+        tag = f'{tag[:end].rstrip()} width="{size[0]}" height="{size[1]}"{tag[end:]}'
+        phone = size_of(phone_variant(url)) if url.endswith(".svg") else None
+        if phone is None:
+            return tag
+        return (f'<picture><source media="{PHONE_MEDIA}" srcset="{html.escape(phone_variant(url))}"'
+                f' width="{phone[0]}" height="{phone[1]}">{tag}</picture>')
 
     return _IMG.sub(repl, content)
 

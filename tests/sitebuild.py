@@ -6,6 +6,7 @@ build failed) to every suite: site checks, browser, delivery (PDF, offline copy,
 
 from __future__ import annotations
 
+import subprocess
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -96,3 +97,13 @@ def build(site: Path) -> Build:
             page = parse_page(path, site)
             pages[page.rel] = page
     return Build(site, proc.returncode, proc.stdout + proc.stderr, pages)
+
+
+def git_dir(tmp: Path, origin: str | None) -> str:
+    """A scratch git repository (its .git path, for GIT_DIR), with remote `origin` when given:
+    what hooks/repo.py reads in a build."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(tmp)], check=True)
+    if origin:
+        subprocess.run(["git", "-C", str(tmp), "remote", "add", "origin", origin], check=True)
+    return str(tmp / ".git")

@@ -7,33 +7,56 @@
    mounts, after a resize, when a content tab opens. Requests are coalesced into one run when
    the page is idle: reading scrollWidth right after a DOM change forces a layout (one per
    widget, a long task on a slow phone), while at idle time the layout is already done.
-   StackA11y.pending is true until that run. */
+   StackA11y.pending is true until that run has looked at every scroller. */
 (function () {
   "use strict";
   if (window.StackA11y) return;
   let heldHeading = null; // the heading a link led to, kept in view until the reader acts
 
+  // Wide scrollers are found one at a time while the page is idle: reading a width lays out
+  // that scroller's content (skipped by content-visibility while off-screen, lecture.css: what
+  // it holds still has a width), and measuring every table of a long page in one go was a
+  // long task of seconds on a slow phone.
+  const scrollersLeft = [];
+  let askedAgain = false;
+  const isWide = (scroller) => scroller.scrollWidth > scroller.clientWidth || [
+    ...scroller.children].some((child) => child.getBoundingClientRect().width >
+    scroller.clientWidth + 1);
+  const idle = (callback) => {
+    if (window.requestIdleCallback) requestIdleCallback(callback, { timeout: 1000 });
+    else setTimeout(() => callback({ timeRemaining: () => 0 }), 50);
+  };
+  const checkScrollers = (deadline) => {
+    do {
+      const scroller = scrollersLeft.shift();
+      if (scroller && scroller.isConnected && scroller.tabIndex < 0 && isWide(scroller)) {
+        scroller.tabIndex = 0;
+      }
+    } while (scrollersLeft.length && deadline.timeRemaining() > 0);
+    if (scrollersLeft.length) idle(checkScrollers);
+    else if (askedAgain) { // the page changed meanwhile (a widget mounted): look again
+      askedAgain = false;
+      idle(patch);
+    } else request.pending = false;
+  };
+
   const patch = () => {
-    request.pending = false;
     if (heldHeading && heldHeading.isConnected) heldHeading.scrollIntoView();
     const dialog = document.querySelector(".md-search[role=dialog]:not([aria-label])");
     if (dialog) dialog.setAttribute("aria-label", "Search");
-    const scrollers = document.querySelectorAll(".md-typeset__scrollwrap, .w-scroll, " +
-      ".jupyter-wrapper .highlight-ipynb, .jupyter-wrapper pre");
-    for (const scroller of scrollers) {
-      // An off-screen table wrapper (content-visibility: auto, lecture.css) has its contents
-      // skipped: its scrollWidth is then its clientWidth. What it holds still has a width.
-      const wide = scroller.scrollWidth > scroller.clientWidth || [...scroller.children].some(
-        (child) => child.getBoundingClientRect().width > scroller.clientWidth + 1);
-      if (wide && scroller.tabIndex < 0) scroller.tabIndex = 0;
-    }
+    scrollersLeft.splice(0, scrollersLeft.length, ...document.querySelectorAll(
+      ".md-typeset__scrollwrap, .w-scroll, .jupyter-wrapper .highlight-ipynb, " +
+      ".jupyter-wrapper pre"));
+    checkScrollers({ timeRemaining: () => 0 }); // at least one now, the rest when idle
   };
 
   const request = (window.StackA11y = () => {
-    if (request.pending) return;
+    if (request.pending) {
+      askedAgain = true;
+      return;
+    }
     request.pending = true;
-    if (window.requestIdleCallback) requestIdleCallback(patch, { timeout: 1000 });
-    else setTimeout(patch, 50);
+    idle(patch);
   });
   request.pending = false;
 

@@ -293,11 +293,37 @@
 
   // --- mounting -------------------------------------------------------------------------------
 
+  /* No layout shift: from the moment a widget starts mounting until it is off-screen, its box
+     keeps at least the height it had (its reserved height, widgets.css, or its static figure if
+     taller), so a live UI shorter than that does not pull the text below it up. Off-screen the
+     box takes its own height: nothing the reader sees moves (above the screen, the browser's
+     scroll anchoring keeps the view still). */
+  const unpin = window.IntersectionObserver && new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) {
+        entry.target.style.minHeight = "";
+        unpin.unobserve(entry.target);
+      }
+    }
+  });
+  const pinHeight = (element) => {
+    if (!unpin) return;
+    element.style.minHeight = `${element.getBoundingClientRect().height}px`;
+    unpin.observe(element);
+  };
+
   function mount(element, definition) {
+    pinHeight(element);
     element.dataset.widgetState = "loading";
-    const ui = h("div.w-ui.w-main", { role: "group", "aria-label": definition.title },
-      h("p.w-caption", "Loading the interactive version…"));
-    element.prepend(ui);
+    const ui = h("div.w-ui.w-main", { role: "group", "aria-label": definition.title });
+    // Until the UI is ready, a note over the static figure that takes no room (widgets.css):
+    // the UI then comes in as a new element, so nothing that was on screen moves.
+    const loading = h("div.w-ui.w-loading", h("p.w-caption", "Loading the interactive version…"));
+    element.prepend(loading);
+    const show = () => {
+      loading.remove();
+      element.prepend(ui);
+    };
     const ctx = createContext(element, ui);
     contextOfUI.set(ui, ctx);
     StackWidgets.contexts.push(ctx);
@@ -307,7 +333,7 @@
     ]);
     ready.then(([data]) => {
       if (!element.isConnected) return; // the reader moved on to another page meanwhile
-      ui.replaceChildren();
+      show();
       definition.mount(ctx, ...data);
       element.dataset.widgetState = "live";
       element.classList.add("is-live"); // CSS hides the static figure from now on
@@ -317,6 +343,7 @@
     }).catch((error) => {
       element.dataset.widgetState = "error";
       element.classList.remove("is-live");
+      show();
       ui.replaceChildren(h("p.w-error", { role: "status" }, "The interactive version could " +
         `not start: ${error.message || error}. The static figure below shows the same content.`));
     });

@@ -9,35 +9,35 @@ headless Chromium: Playwright's page.pdf() when importable, else the chromium CL
 Material's print CSS prints every content tab under its label; the widgets hide their UI and show
 their static figures under @media print; math is MathML, so it stays selectable text.
 
-The PDF is deterministic (Playwright engine): links to other pages of the site point at site_url,
-not at the temporary server; the PDF is untagged (Chromium's tags carry per-run DOM node ids and
-double the size); Chromium's print time in CreationDate/ModDate is replaced by a fixed date of
-the same length (the cross-reference offsets stay valid).
+The PDF is tagged (a structure tree of headings, lists, tables and figures with their alt text,
+for screen readers), has an outline of every section and the document language, and is
+deterministic (Playwright engine): links to other pages of the site point at site_url, not at
+the temporary server, and scripts/delivery/pdf_finish.py renumbers the per-run DOM node ids of
+the tags and writes the metadata (title, author, subject from mkdocs.yml; no print date).
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-from scripts.site import CHROMIUM, CHROMIUM_FLAGS, ROOT, build, serve, site_path, site_url
+from scripts.delivery.pdf_finish import finish_pdf
+from scripts.site import (
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    ROOT,
+    build,
+    load_config,
+    serve,
+    site_path,
+    site_url,
+)
 
 DEFAULT_OUT = ROOT / "build" / "lecture.pdf"
-FIXED_DATE = b"D:20000101000000+00'00'"
-_DATE = re.compile(rb"/(CreationDate|ModDate) ?\(D:[^)]*\)")
 WAIT_MS = 15000
-
-
-def _fix_dates(pdf: bytes) -> bytes:
-    def repl(m: re.Match) -> bytes:
-        new = m.group(0)[: m.group(0).index(b"(")] + b"(" + FIXED_DATE + b")"
-        return new if len(new) == len(m.group(0)) else m.group(0)  # keep the xref offsets
-
-    return _DATE.sub(repl, pdf)
 
 
 REWRITE_LINKS = """siteUrl => {
@@ -49,6 +49,11 @@ REWRITE_LINKS = """siteUrl => {
         }
     }
 }"""
+
+
+SETTLED = """() => window.StackWidgets && window.StackA11y && !window.StackA11y.pending &&
+    [...document.querySelectorAll('.widget[data-widget]')].every(
+        e => ['live', 'error'].includes(e.dataset.widgetState))"""
 
 
 def _print_playwright(url: str, out: Path, public_url: str, browser=None) -> None:
@@ -69,6 +74,9 @@ def _print_page(browser, url: str, out: Path, public_url: str) -> None:
     page = browser.new_page()
     try:
         page.goto(url, wait_until="networkidle", timeout=60_000)
+        # Material's scripts and ours have run (tab labels, widgets, accessibility patches):
+        # with a cold cache the network is idle before they have, and the print would differ.
+        page.wait_for_function(SETTLED, timeout=60_000)
         page.emulate_media(media="print")
         # links to other pages of the site: to the published site_url, not this server
         page.evaluate(REWRITE_LINKS, public_url)
@@ -78,7 +86,7 @@ def _print_page(browser, url: str, out: Path, public_url: str) -> None:
             await Promise.all([...document.images].map(img => img.decode().catch(() => {})));
         }""")
         page.pdf(path=str(out), format="A4", print_background=True,
-                 prefer_css_page_size=True, outline=True, tagged=False)
+                 prefer_css_page_size=True, outline=True, tagged=True)
     finally:
         page.close()
 
@@ -89,7 +97,8 @@ def _print_cli(url: str, out: Path, public_url: str) -> None:
         subprocess.run(
             [CHROMIUM, "--headless", *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
              "--run-all-compositor-stages-before-draw", f"--virtual-time-budget={WAIT_MS}",
-             "--no-pdf-header-footer", f"--print-to-pdf={out}", url],
+             "--no-pdf-header-footer", "--generate-pdf-document-outline",
+             f"--print-to-pdf={out}", url],
             check=True, capture_output=True, timeout=180)
 
 
@@ -110,7 +119,9 @@ def print_pdf(site_dir: Path, out: Path = DEFAULT_OUT, engine: str = "auto",
             _print_playwright(url, tmp, site_url(), browser)
         else:
             _print_cli(url, tmp, site_url())
-    out.write_bytes(_fix_dates(tmp.read_bytes()))
+    config = load_config()
+    out.write_bytes(finish_pdf(tmp.read_bytes(), title=config["site_name"],
+                               author=config["site_author"], subject=config["site_description"]))
     tmp.unlink()
     return out
 

@@ -54,6 +54,8 @@ def test_triggers():
     steps = " ".join(str(s) for s in deploy["jobs"]["deploy"]["steps"])
     for needed in ("scripts.delivery.versions", "scripts.delivery.pdf", "--push"):
         assert needed in steps, needed
+    # the site links to the repository (or fork) that deploys it (hooks/repo.py)
+    assert deploy["env"]["REPO_URL"] == "${{ github.server_url }}/${{ github.repository }}"
 
 
 def test_ci_runs_the_tests_once_and_uploads_what_they_built():

@@ -1,0 +1,52 @@
+"""Widgets reserve their height (widgets.css, runtime.js): a widget mounting on screen moves
+nothing on the page, on a phone and on a desktop, from its static figure through "loading" to
+live. Only the prose a widget keeps on screen beside its controls (the climb's and the quiz's
+headings and paragraphs) may move: the controls take the static tables' place above it."""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import PAGES
+
+# Layout shifts not caused by the reader, each with the nodes that moved, except nodes of the
+# widget's kept prose (.w-keep).
+WATCH_SHIFTS = """widget => {
+    window.shifts = [];
+    const allowed = (node) => node && node.nodeType === 1 && widget.contains(node) &&
+        node.closest(".w-keep");
+    new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+            const moved = entry.sources.filter((s) => !allowed(s.node));
+            if (!entry.hadRecentInput && moved.length) window.shifts.push([entry.value,
+                moved.map((s) => (s.node && s.node.outerHTML || String(s.node)).slice(0, 80) +
+                    ` top ${s.previousRect.top} -> ${s.currentRect.top}`)]);
+        }
+    }).observe({type: "layout-shift"});
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 1100])
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_a_widget_appears_without_moving_the_page(web, name, width):
+    page = web.page
+    page.set_viewport_size({"width": width, "height": 740})
+    held = []  # the widget's own script, held until the widget is on screen
+    page.route(f"**/javascripts/{name}.js", lambda route: held.append(route))
+    # (the held script keeps the load event from firing: wait for the request instead)
+    page.goto(web.url(PAGES[name]), wait_until="domcontentloaded")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    page.wait_for_function("() => document.fonts.status === 'loaded'")
+    widget = page.locator(f'.widget[data-widget="{name}"]')
+    widget.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(200)  # anything still settling from the load happens before we watch
+    widget.evaluate(WATCH_SHIFTS)
+    assert widget.get_attribute("data-widget-state") is None and len(held) == 1
+    held[0].continue_()
+    web.settle()
+    page.wait_for_timeout(300)  # layout-shift entries arrive after the frame that shifted
+    shifts = page.evaluate("window.shifts")
+    total = sum(value for value, _ in shifts)
+    assert total == 0, f"{name} at {width} px: layout shift {total:.4f} {shifts}"

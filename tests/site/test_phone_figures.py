@@ -1,0 +1,72 @@
+"""Figures on phones: a figure drawn with a phone layout (NAME.phone.svg) is readable in a
+phone's column and is what the page offers phones (hooks/img_size.py); print keeps the wide one."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+from sitebuild import GENERATED
+
+img_size = importlib.import_module("hooks.img_size")  # MkDocs loads the same file by path
+
+PHONE_COLUMN_PX = 328  # a 360 px screen less Material's side padding
+MIN_PHONE_TEXT_PX = 10
+FIGURES = GENERATED / "figures"
+
+
+def smallest_text_px(svg: Path, width_px: float) -> float:
+    """The smallest font size of an SVG's text when the figure is drawn `width_px` wide."""
+    text = svg.read_text(encoding="utf-8")
+    view_width = float(re.search(r'viewBox="[\d.]+ [\d.]+ ([\d.]+) ', text).group(1))
+    sizes = [float(s) for s in re.findall(r"font-size: ([\d.]+)px", text)]
+    assert sizes, f"{svg.name}: no text found"
+    return min(sizes) * width_px / view_width
+
+
+def test_the_depth_by_data_figure_has_a_readable_phone_layout():
+    wide, phone = FIGURES / "depth_vs_data.svg", FIGURES / "depth_vs_data.phone.svg"
+    assert smallest_text_px(wide, PHONE_COLUMN_PX) < MIN_PHONE_TEXT_PX  # why it needs one
+    assert smallest_text_px(phone, PHONE_COLUMN_PX) >= MIN_PHONE_TEXT_PX
+
+
+@pytest.mark.parametrize("phone", sorted(FIGURES.glob("*.phone.svg")), ids=lambda p: p.name)
+def test_every_phone_layout_is_readable_and_has_its_wide_figure(phone):
+    assert smallest_text_px(phone, PHONE_COLUMN_PX) >= MIN_PHONE_TEXT_PX
+    assert (FIGURES / phone.name.replace(".phone.svg", ".svg")).is_file()
+
+
+def test_pages_offer_phones_the_phone_layout(site):
+    phones = {p.name.replace(".phone.svg", ".svg") for p in FIGURES.glob("*.phone.svg")}
+    offered = 0
+    for page in site.pages.values():
+        for m in re.finditer(r'(<picture>.*?</picture>)|<img\b[^>]*\ssrc="([^"]+)"', page.html,
+                             re.DOTALL):
+            if m.group(1) is None:  # a bare <img>: only figures without a phone layout
+                assert Path(m.group(2)).name not in phones, (page.rel, m.group(2))
+                continue
+            source = re.search(r'<source media="\(max-width: 36em\)" srcset="([^"]+)" '
+                               r'width="(\d+)" height="(\d+)">', m.group(1))
+            src = re.search(r'<img\b[^>]*\ssrc="([^"]+)"', m.group(1)).group(1)
+            assert source and source.group(1) == img_size.phone_variant(src), (page.rel, src)
+            size = img_size.intrinsic_size(FIGURES / Path(source.group(1)).name)
+            assert size == (int(source.group(2)), int(source.group(3)))
+            offered += 1
+    assert offered >= 2  # §10 and the print page
+
+
+def test_size_images_wraps_only_figures_with_a_phone_file(tmp_path):
+    svg = '<svg width="{}pt" height="{}pt" viewBox="0 0 {} {}"></svg>'
+    (tmp_path / "a.svg").write_text(svg.format(300, 150, 300, 150), encoding="utf-8")
+    (tmp_path / "a.phone.svg").write_text(svg.format(150, 300, 150, 300), encoding="utf-8")
+    (tmp_path / "b.svg").write_text(svg.format(30, 30, 30, 30), encoding="utf-8")
+    files = {"f/a.svg": tmp_path / "a.svg", "f/a.phone.svg": tmp_path / "a.phone.svg",
+             "f/b.svg": tmp_path / "b.svg"}
+    out = img_size.size_images('<p><img alt="A" src="../f/a.svg"><img alt="B" src="../f/b.svg">'
+                               '</p>', "page/index.html", files.get)
+    assert out == ('<p><picture><source media="(max-width: 36em)" srcset="../f/a.phone.svg" '
+                   'width="200" height="400"><img alt="A" src="../f/a.svg" width="400" '
+                   'height="200"></picture><img alt="B" src="../f/b.svg" width="40" height="40">'
+                   '</p>')
