@@ -30,9 +30,9 @@ import stacklib
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = sorted(p.name for p in DOCS.glob("*.md"))
 
-BLUEPRINT, CELLS, HAND, VANISH, VERDICT, QUIZ = (
-    "03-blueprint.md", "05-cell-flavors.md", "08-hand-computed.md", "09-vanishing-paths.md",
-    "10-verdict.md", "13-mastery-check.md",
+BLUEPRINT, CELLS, LIVE, HAND, VANISH, VERDICT, QUIZ = (
+    "03-blueprint.md", "05-cell-flavors.md", "06-live-stack.md", "08-hand-computed.md",
+    "09-vanishing-paths.md", "10-verdict.md", "13-mastery-check.md",
 )
 
 
@@ -112,6 +112,66 @@ def _toy_factor(i: int) -> str:
     return f"{GRADIENT_MODEL['factors'][i]:.2f}"
 
 
+def _study() -> dict:
+    return json.loads((DOCS / "generated/data/shakespeare.json").read_text())
+
+
+def _study_plan(name: str):
+    from stacklib.charlm import study
+
+    return getattr(study, name)
+
+
+def _study_base():
+    from stacklib.charlm.study import base_config
+
+    return base_config(len(_corpus().vocab))
+
+
+def _corpus():
+    from stacklib.corpus import shakespeare
+
+    return shakespeare()
+
+
+def _timescale_config():
+    from stacklib.charlm.analysis import TimescaleConfig
+
+    return TimescaleConfig()
+
+
+def _deep_grad_every() -> int:
+    steps = next(iter(_study()["deep"].values()))["gradients"]["steps"]
+    return steps[1] - steps[0]
+
+
+def _deep_layers() -> int:
+    return {cfg["layers"] for cfg in _study()["deep"].values()}.pop()
+
+
+def _budget_curves() -> dict[int, dict]:
+    return {cfg["layers"]: cfg["curve"] for cfg in _study()["budget"].values()}
+
+
+def _late_gap_bound(which) -> str:
+    """The wide layer vs the 3-layer stack at one budget, from a third of training on: the gap's
+    lowest value rounded down (min) or highest rounded up (max), to 0.01 bpc."""
+    curves = _budget_curves()
+    wide, deep = curves[1], curves[3]
+    gaps = [deep["mean"][deep["step"].index(s)] - m for s, m in zip(wide["step"], wide["mean"],
+                                                                    strict=True)
+            if s in deep["step"] and s >= _study_base().max_steps // 3]
+    rounding = np.floor if which is min else np.ceil
+    return f"{rounding(which(gaps) * 100) / 100:.2f}"
+
+
+def _last_budget_swap() -> int:
+    from stacklib.charlm.summary import crossing
+
+    curves = list(_budget_curves().values())
+    return max(crossing(a, b) or 0 for i, a in enumerate(curves) for b in curves[i + 1:])
+
+
 # ---------------------------------------------------------------- the registry
 # literal as typed in the prose (ASCII hyphen-minus; the scanner maps U+2212 to it)
 #   -> (pages that state it, function computing the same literal from stacklib)
@@ -150,6 +210,17 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     # §10 depth x data design: passes over the smallest set in the fixed budget, largest set
     "190": ((VERDICT,), lambda: _depth_data_passes("smallest")),
     "3,000": ((VERDICT,), lambda: _depth_data_size("largest")),
+    # the Shakespeare study (§06 timescales, §09 eight layers, §10 budget and data)
+    "200": ((LIVE,), lambda: str(_timescale_config().context)),
+    "1,500": ((VANISH,), lambda: _int(_study_plan("SHORT_STEPS"))),
+    "25": ((VANISH,), lambda: str(_deep_grad_every())),
+    "8": ((VANISH,), lambda: str(_deep_layers())),
+    "6,000": ((VANISH, VERDICT), lambda: _int(_study_base().max_steps)),
+    "0.13": ((VERDICT,), lambda: _late_gap_bound(min)),
+    "0.17": ((VERDICT,), lambda: _late_gap_bound(max)),
+    "2,500": ((VERDICT,), lambda: _int(_last_budget_swap())),
+    "31,250": ((VERDICT,), lambda: _int(_study_plan("DATA_SIZES")[0])),
+    "3.9": ((VERDICT,), lambda: f"{len(_corpus().train.text) / 1e6:.1f}"),
     # §13 exercise E5: the toy model's largest figure factor (its answer is generated)
     "0.90": ((QUIZ,), lambda: _toy_factor(-1)),
 }
