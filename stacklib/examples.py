@@ -1,4 +1,5 @@
-"""Seed 001's two worked examples, computed by the library rather than typed.
+"""The lecture's two worked examples (§03's scalar warm-up, §09's growth), computed by the
+library rather than typed.
 
 1. A scalar two-layer RNN with identity activation, recurrent weight 0.5 and input weight 1,
    reading 2, 1, 3: layer 1 writes 2, 2, 4; layer 2 reads those and writes 2, 3, 5.5.

@@ -1,4 +1,4 @@
-"""Issue 5: the agreement language and tiny end-to-end runs of every experiment.
+"""The agreement language and tiny end-to-end runs of every experiment.
 
 Margins are stated where they are asserted. Wall-clock time is measured, never asserted.
 """

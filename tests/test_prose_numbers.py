@@ -107,9 +107,9 @@ def _depth_data_size(size: str) -> str:
 
 
 def _toy_factor(i: int) -> str:
-    from gen_examples import CONFIG
+    from stacklib.lecture import GRADIENT_MODEL
 
-    return f"{CONFIG['gradient_model']['factors'][i]:.2f}"
+    return f"{GRADIENT_MODEL['factors'][i]:.2f}"
 
 
 # ---------------------------------------------------------------- the registry
@@ -132,13 +132,13 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     # §08 hand-computed two-layer LSTM step
     "0.7215": ((HAND, QUIZ), lambda: _dec4(_walk_y(0))),
     "-0.0432": ((HAND, QUIZ), lambda: _dec4(_walk_y(1))),
-    # §03 warm-up (recalled in §08): seed 001's scalar example
+    # §03 warm-up (recalled in §08): the scalar example
     "2, 1, 3": ((BLUEPRINT, HAND, QUIZ), lambda: _seq(_scalar("inputs"))),
     "2, 2, 4": ((BLUEPRINT, HAND, QUIZ), lambda: _seq(_scalar("layer1"))),
     "2, 3, 5.5": ((BLUEPRINT, HAND, QUIZ), lambda: _seq(_scalar("layer2"))),
     "5.5": ((BLUEPRINT, HAND, QUIZ), lambda: _num(_scalar("layer2")[-1])),
     "0.5": ((BLUEPRINT, QUIZ), lambda: _num(_scalar("w_rec"))),
-    # §09 seed 001's growth example: hidden size 32, 50 steps, 1 vs 3 layers (tanh RNN)
+    # §09 the growth example: hidden size 32, 50 steps, 1 vs 3 layers (tanh RNN)
     "1,024": ((VANISH,), lambda: _int(_growth("shallow", "recurrent_params"))),
     "3,072": ((VANISH,), lambda: _int(_growth("deep", "recurrent_params"))),
     "52": ((VANISH,), lambda: _int(_growth("deep", "jacobians_per_path"))),
@@ -171,7 +171,7 @@ ALLOWED_NUMBERS = frozenset({
     "2013", "2014", "2015", "2016", "2017", "2018",
     # interactive defaults (§05 sliders L/H/D = 3/128/100; §09 factor 0.60 and depth 4)
     "128", "100", "0.60",
-    # seed 001's growth example inputs: hidden size 32, sequence length 50 (L = 3 above)
+    # the growth example's inputs: hidden size 32, sequence length 50 (L = 3 above)
     "32", "50",
     # §10 configuration: input size 300, one layer of 512 vs three of 256
     "300", "512", "256",

@@ -1,4 +1,4 @@
-"""§08 walkthrough and seed 001's worked examples, held to the numbers the lecture states."""
+"""§08 walkthrough and the worked examples, held to the numbers the lecture states."""
 
 import json
 

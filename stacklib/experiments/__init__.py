@@ -1,4 +1,4 @@
-"""Small, real CPU experiments behind the lecture's empirical claims (issue 5).
+"""Small, real CPU experiments behind the lecture's empirical claims.
 
 Each experiment is a function taking a frozen config dataclass (with a ``tiny()`` classmethod
 for tests) and returning a plain dict: the measurements plus ``name``, ``config``, ``seed``,

@@ -1,4 +1,4 @@
-"""Experiment 4 (seed 001): depth x dataset size -> training and held-out error.
+"""§10: depth x dataset size -> training and held-out error.
 
 LSTM next-word models of depth 1..4 (same width; residual from layer 2 on, which removes the
 long plateau plain deep stacks show before they learn agreement, so that depth measures capacity

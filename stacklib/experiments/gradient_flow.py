@@ -1,4 +1,4 @@
-"""Experiment 5 (§09): the gradient reaching every layer and step of a stack at initialisation.
+"""§09: the gradient reaching every layer and step of a stack at initialisation.
 
 Stacks of depth 1..8 (RNN tanh, GRU, LSTM; torch's default initialisation, layer-norm gain 1 and
 bias 0) read T steps of standard-normal input; the loss is a fixed random projection of the top
