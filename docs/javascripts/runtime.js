@@ -115,16 +115,16 @@
 
   /* The widgets' formulas in a small TeX subset, as MathML (the pages' math is converted at
      build time; a widget's changes with its state): atoms with _x, _{...}, ^x, ^{...};
-     "quoted text"; \sigma \odot \tanh \gamma. */
+     "quoted text"; \sigma \odot \tanh \gamma; the Greek letters σ γ ρ as they are. */
   const TEX_COMMANDS = { sigma: "σ", odot: "⊙", tanh: "tanh", gamma: "γ" };
   // A number; its sign is part of it only when nothing it could subtract from comes before
   // (so "a - 1" is a minus operator and "[0.3, -0.2]" holds the number −0.2).
   const NUMBER = String.raw`(?:(?<![\w)\]}]\s*)[-−])?\d+(?:\.\d+)?`;
-  const ATOM = `"[^"]*"|[A-Za-zσγ]+|${NUMBER}`;
+  const ATOM = `"[^"]*"|[A-Za-zσγρ]+|${NUMBER}`;
 
   const tokensToMathML = (text) => text.replace(RegExp(`${ATOM}|\\S`, "g"), (token) => {
     if (token[0] === '"') return `<mtext>\u00a0${token.slice(1, -1)}\u00a0</mtext>`;
-    if (/^[A-Za-zσγ]/.test(token)) return `<mi>${token}</mi>`;
+    if (/^[A-Za-zσγρ]/.test(token)) return `<mi>${token}</mi>`;
     if (/\d/.test(token)) return `<mn>${token.replace("-", "−")}</mn>`;
     return `<mo stretchy="false">${token === "-" ? "−" : token}</mo>`;
   });

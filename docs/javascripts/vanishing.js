@@ -1,5 +1,5 @@
 /* §09 two vanishing paths: the gradient reaching each layer, in the toy model
-   g[l] = γ^(L−l) (1 along a residual identity path) as bars, and as measured at initialisation
+   ρ[l] = γ^(L−l) (1 along a residual identity path) as bars, and as measured at initialisation
    in real stacks as dots (generated/data/vanishing.json; its sliders' ranges too). */
 StackWidgets.register("vanishing", {
   title: "Two vanishing paths: the gradient reaching each layer",
@@ -69,8 +69,8 @@ StackWidgets.register("vanishing", {
       chart.ariaLabel = `Gradient reaching each of ${layers} layers, log scale: bars = model, ` +
         `dots = measured ${CELL_NAMES[state.cell] || ""} (${spokenName})`;
       formula.replaceChildren("Model: ", mathml(state.residual
-        ? 'g^{[l]} = 1 "(identity path; the layer adds its own Jacobian on top)"'
-        : `g^{[l]} = γ^{L-l} = ${formatFixed(factor, 2)}^{${layers}-l}`));
+        ? 'ρ^{[l]} = 1 "(identity path; the layer adds its own Jacobian on top)"'
+        : `ρ^{[l]} = γ^{L-l} = ${formatFixed(factor, 2)}^{${layers}-l}`));
       tbody.replaceChildren(...modelled.map((value, k) => h("tr", h("td", String(k + 1)),
         h("td", { "data-value": value, text: format(value) }),
         h("td", { "data-value": measuredHere ? measuredHere[k] : "",

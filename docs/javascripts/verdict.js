@@ -6,10 +6,10 @@ StackWidgets.register("verdict", {
   data: ["generated/data/verdict.json"],
   mount(ctx, verdict) {
     const { h, formatInt, formatPercent, radioGroup } = StackWidgets;
-    const TEXT = { // [name, per word, gradient paths, what is learned]
-      wide: ["Shallow & wide", "1 cell firing", "time only", "one flat representation"],
-      deep: ["Deep & narrow", "sequential cell firings", "time + depth",
-        "a hierarchy: surface → phrase → meaning"],
+    const TEXT = { // [name, per word, gradient paths, what it computes per word]
+      wide: ["Shallow & wide", "cell firing", "back through time", "one round of features"],
+      deep: ["Deep & narrow", "cell firings, one after another",
+        "back through time and down the stack", "features of features, level by level"],
     };
     // The head-to-head table is the first table after the widget whose header says "Shallow".
     const headToHead = [...document.querySelectorAll("table")].find((t) => t.rows[0] &&
@@ -35,10 +35,11 @@ StackWidgets.register("verdict", {
         ["Shape", `${option.layers} × ${option.hidden} (${CELL}, D = ${verdict.input_size})`],
         ["Parameters", count(option.params.keras), " (Keras) · ", count(option.params.torch),
           " (PyTorch)"],
-        ["Per word", `${option.layers > 1 ? `${option.layers} ` : ""}${perWord}`],
-        ["States carried", `${option.layers} × (h, c)`],
+        ["Per word", `${option.layers} ${perWord}`],
+        ["States carried", option.layers > 1
+          ? `${option.layers} (h, c) pairs, one per layer` : "1 (h, c) pair"],
         ["Gradient paths", paths],
-        ["Learns", learns],
+        ["Computes", `${learns} (the field's reading)`],
       ];
       if (trained) {
         rows.push(["Toy scale, trained", `${trained.layers} × ${trained.hidden} ` +

@@ -31,7 +31,7 @@ def run_lab(name: str, timeout: float = 300) -> str:
 
 
 def parse_output(text: str) -> dict[str, list]:
-    """'y_t    = [0.7215, -0.0432]' lines (continuations indented) -> {'y_t': [...], ...}."""
+    """'h_n    = [[0.1234, -0.5678],' lines (continuations indented) -> {'h_n': [...], ...}."""
     import ast
 
     values: dict[str, str] = {}

@@ -2,7 +2,7 @@
 
 generated/partials/scalar_example.md  t, x_t, layer 1, layer 2 of the scalar two-layer warm-up
 generated/partials/growth.md          1 vs 3 layers, H = 32, T = 50: matrices, paths, gradient norm
-generated/data/gradient_model.json    §09's toy model: g^[l] = factor^(L-l) without residual
+generated/data/gradient_model.json    §09's toy model: rho^[l] = factor^(L-l) without residual
 generated/data/examples.json          both worked examples as numbers
 """
 
@@ -58,7 +58,7 @@ def gradient_model() -> dict:
     return {
         "factor": a,
         "num_layers": L,
-        "model": "g[l] = factor**(L - l) without residual; 1 along the identity path with it",
+        "model": "rho[l] = factor**(L - l) without residual; 1 along the identity path with it",
         "at_defaults": {"layer": list(range(1, L + 1)),
                         "plain": [a ** (L - layer) for layer in range(1, L + 1)],
                         "residual": [1.0] * L},

@@ -58,6 +58,13 @@ def _summary(x: int, h: int, L: int) -> str:
     return header_comment(__name__) + md_table(header, rows, "lcrrrr") + "\n" + note + "\n"
 
 
+def _pairs(n: int) -> str:
+    """'one (h, c) pair', 'three (h, c) pairs': the states a stack of n layers carries."""
+    words = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+    count = words[n - 1] if 1 <= n <= len(words) else f"{n:,}"
+    return f"{count} (h, c) pair{'s' if n > 1 else ''}"
+
+
 def _depth_vs_width() -> str:
     from stacklib import count_params
 
@@ -73,16 +80,18 @@ def _depth_vs_width() -> str:
          f"{fmt_int(keras_w)} (PyTorch: {fmt_int(torch_w)})",
          f"{fmt_int(keras_d)} (PyTorch: {fmt_int(torch_d)}) — same budget "
          f"({diff:+.1f} %)".replace("-", "\u2212")],
-        ["Transforms per timestep", f"{lw} cell firing", f"{ld} sequential cell firings"],
-        ["Temporal receptive field", "whole past", "whole past — unchanged"],
-        ["What is learned", "one flat representation", "hierarchy: surface → phrase → meaning"],
-        ["Inference latency", "minimal — one cell per word",
-         f"×{ld} vs one {hd}-unit layer (layers are sequential); vs {lw}×{hw}: measured below"],
-        ["Gradient paths", "time only", "time + depth — needs residual / norm"],
-        ["States carried", f"{lw} × (h, c)", f"{ld} × (h, c) — one pair per layer"],
-        ["Regularisation slot", "output dropout only", "inter-layer dropout (PyTorch `dropout=`)"],
-        ["Best at", "tagging, short text, on-device",
-         "translation, speech, parsing — the 2015 recipe"],
+        ["Cell firings per word", f"{lw}", f"{ld}, one after another"],
+        ["How far back it sees", "the whole past", "the whole past, no further"],
+        ["What it computes per word (the field's reading)", "one round of features",
+         "features of features, level by level"],
+        ["Inference latency", "one cell per word",
+         f"×{ld} against one {hd}-unit layer (each layer waits for the one below); "
+         f"against {lw}×{hw}: measured below"],
+        ["Gradient paths", "back through time", "back through time and down the stack"],
+        ["States carried", _pairs(lw), f"{_pairs(ld)}, one per layer"],
+        ["Where dropout goes", "on the output", "also between layers (PyTorch `dropout=`)"],
+        ["Where it was used", "tagging, short texts, devices",
+         "translation, speech, parsing (2013–2016 systems)"],
     ]
     note = ("Parameter counts computed by `stacklib.count_params` in Keras' convention (one bias "
             "vector per LSTM gate block), PyTorch's in parentheses (two bias vectors).")

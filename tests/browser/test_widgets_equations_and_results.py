@@ -117,7 +117,10 @@ def test_vanishing_model_and_measured_norms(web, factor, layers, residual, cell)
         assert model == pytest.approx(1.0 if residual else factor ** (layers - layer), rel=1e-12)
     ref = _measured(cell, "residual" if residual else "plain", layers)
     assert [m for _, m in table] == pytest.approx(ref, rel=1e-9)
-    assert "Model:" in shown(w.locator(".w-math"))
+    formula = w.locator(".w-math")
+    assert "Model:" in shown(formula)
+    # §09's name for the share of the gradient, one identifier (g is the LSTM's candidate)
+    assert formula.locator("msup > mi").first.text_content() == "ρ"
 
 
 def test_vanishing_keyboard_and_clamping(web):

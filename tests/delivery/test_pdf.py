@@ -95,6 +95,15 @@ def test_every_code_tab_prints_under_its_label(pdf_text, label):
     assert label in lines and label_at, f"no tab label {label!r} before its code"
 
 
+def test_the_shared_weights_print(pdf_text):
+    """The file every tab imports is printed too: a tab needs nothing the PDF leaves out."""
+    text = norm(pdf_text)
+    expected = distinctive_lines("shared_weights.py")
+    assert len(expected) >= 3
+    missing = [line for line in expected if line not in text]
+    assert not missing, f"shared_weights.py lines not in the PDF: {missing}"
+
+
 def test_numbers_walkthrough_and_depth_vs_width(pdf_text):
     text = norm(pdf_text)
     y = walkthrough().y

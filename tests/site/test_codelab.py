@@ -1,8 +1,11 @@
-"""The three code-lab files execute, agree with each other, and reproduce §08."""
+"""The code-lab files run as the page shows them, agree with each other and with stacklib,
+and start with §08's step."""
 
 from __future__ import annotations
 
+import ast
 import json
+import shutil
 import subprocess
 import sys
 
@@ -12,73 +15,118 @@ from sitebuild import GENERATED, ROOT
 
 from scripts.toolenv import tool_env
 
+LAB = ROOT / "code_lab"
 LABS = ("pytorch", "keras", "numpy")
+FRAMEWORK = {"pytorch": "torch", "keras": "keras", "numpy": "numpy"}
 MARK = "@@LAB-RESULT@@"
-# Runs a lab file as `python code_lab/x.py` would (its folder importable: PYTHONPATH below),
-# then prints its results at full precision after a marker.
+# Runs a lab file as `python x_lab.py` would, and also prints what it handed to show() at full
+# precision, after a marker.
 RUNNER = f"""
 import json, runpy, sys
 import numpy as np
-ns = runpy.run_path(sys.argv[1], run_name="__main__")
-def arr(v):
-    return np.asarray(v.detach() if hasattr(v, "detach") else v, dtype=float).tolist()
-print({MARK!r} + json.dumps({{k: arr(ns[k]) for k in ("y", "output", "h_n", "c_n")}}))
+import shared_weights
+shown = {{}}
+def capture(output, h_n, c_n, show=shared_weights.show):
+    shown.update(output=output, h_n=h_n, c_n=c_n)
+    show(output, h_n, c_n)
+shared_weights.show = capture
+runpy.run_path(sys.argv[1], run_name="__main__")
+print({MARK!r} + json.dumps({{k: np.asarray(v, dtype=float).tolist() for k, v in shown.items()}}))
 """
 
 
-def _run_lab(name: str) -> tuple[str, dict]:
-    path = ROOT / "code_lab" / f"{name}_lab.py"
-    proc = subprocess.run([sys.executable, "-c", RUNNER, str(path)], cwd=ROOT,
-                          env=tool_env(PYTHONPATH=str(path.parent)), capture_output=True,
-                          text=True, timeout=300, check=False)
-    assert proc.returncode == 0, f"{path.name} failed:\n{proc.stderr[-3000:]}"
+def _run_lab(name: str, folder) -> tuple[str, dict]:
+    """Run the tab in a folder that holds only it and shared_weights.py, as a reader would."""
+    folder.mkdir()
+    for file in (f"{name}_lab.py", "shared_weights.py"):
+        shutil.copy2(LAB / file, folder / file)
+    proc = subprocess.run([sys.executable, "-c", RUNNER, f"{name}_lab.py"], cwd=folder,
+                          env=tool_env(), capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert proc.returncode == 0, f"{name}_lab.py failed:\n{proc.stderr[-3000:]}"
     printed, _, payload = proc.stdout.rpartition(MARK)
     return printed, {k: np.array(v) for k, v in json.loads(payload).items()}
 
 
 @pytest.fixture(scope="module")
-def lab_runs() -> dict[str, tuple[str, dict]]:
+def lab_runs(tmp_path_factory) -> dict[str, tuple[str, dict]]:
     """name -> (what the file printed, full-precision results), each in a fresh interpreter
     (the three at once)."""
     from concurrent.futures import ThreadPoolExecutor
 
+    root = tmp_path_factory.mktemp("code-lab")
     with ThreadPoolExecutor(len(LABS)) as pool:
-        return dict(zip(LABS, pool.map(_run_lab, LABS), strict=True))
+        runs = pool.map(lambda name: _run_lab(name, root / name), LABS)
+        return dict(zip(LABS, runs, strict=True))
+
+
+def _imports(file: str) -> set[str]:
+    tree = ast.parse((LAB / file).read_text(encoding="utf-8"))
+    return {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+            for alias in node.names} | {node.module.split(".")[0] for node in ast.walk(tree)
+                                        if isinstance(node, ast.ImportFrom)}
 
 
 @pytest.mark.parametrize("name", LABS)
-def test_lab_executes_and_prints_y(lab_runs, name):
+def test_a_tab_needs_only_its_framework_and_the_shown_weights(name):
+    """What a tab imports is on the page: numpy, its framework and shared_weights.py, which
+    imports numpy alone (no hidden helper reaches into the library)."""
+    assert _imports(f"{name}_lab.py") <= {"os", "numpy", FRAMEWORK[name], "shared_weights"}
+    assert _imports("shared_weights.py") == {"numpy"}
+
+
+def test_the_shared_weights_are_the_walkthrough(lab_runs):
+    import runpy
+
+    from stacklib.walkthrough import walkthrough
+
+    shared, w = runpy.run_path(str(LAB / "shared_weights.py")), walkthrough()
+    assert (shared["INPUT_SIZE"], shared["HIDDEN_SIZE"], shared["NUM_LAYERS"]) == \
+        (w.input_size, w.hidden_size, w.num_layers)
+    assert set(shared["WEIGHTS"]) == set(w.weights)
+    for name, value in w.weights.items():
+        np.testing.assert_array_equal(shared["WEIGHTS"][name], np.array(value), err_msg=name)
+    np.testing.assert_array_equal(shared["H0"], np.array(w.h_prev))
+    np.testing.assert_array_equal(shared["C0"], np.array(w.c_prev))
+    assert shared["X"].shape[0] > 1, "the lab runs a whole sequence"
+    assert shared["X"][0].tolist() == [w.x_t]
+
+
+@pytest.mark.parametrize("name", LABS)
+def test_each_tab_runs_the_sequence_and_starts_with_section_08(lab_runs, name):
+    from stacklib.walkthrough import EXPECTED_Y, walkthrough
+
     printed, result = lab_runs[name]
-    assert printed.startswith("y_t    = [")
-    assert result["y"].shape == (2,) and result["h_n"].shape == (2, 2)
+    assert printed.startswith("output = [[")
+    assert result["output"].shape[0] > 1 and result["output"].shape[1:] == (2,)
+    assert result["h_n"].shape == result["c_n"].shape == (2, 2)
+    first = result["output"][0]
+    assert [f"{v:.4f}" for v in first] == [f"{v:.4f}" for v in walkthrough().y]
+    assert [f"{v:.4f}" for v in first] == [f"{v:.4f}" for v in EXPECTED_Y]
+
+
+def test_the_tabs_agree_with_stacklib(lab_runs):
+    """Every printed number is stacklib's: its NumPy stack, loaded with §08's weights, run over
+    the lab's sequence (to 1e-12 for the NumPy tab, 1e-6 for the frameworks)."""
+    import runpy
+
+    from stacklib.walkthrough import build_stack
+
+    shared = runpy.run_path(str(LAB / "shared_weights.py"))
+    output, (h_n, c_n) = build_stack()(shared["X"], (shared["H0"], shared["C0"]))
+    for name in LABS:
+        result = lab_runs[name][1]
+        for key, ref in (("output", output), ("h_n", h_n), ("c_n", c_n)):
+            np.testing.assert_allclose(result[key], ref, rtol=0,
+                                       atol=1e-12 if name == "numpy" else 1e-6,
+                                       err_msg=f"{name}: {key}")
 
 
 @pytest.mark.parametrize("other", ["keras", "numpy"])
 def test_labs_agree_to_1e6(lab_runs, other):
     ref, res = lab_runs["pytorch"][1], lab_runs[other][1]
-    for key in ("y", "output", "h_n", "c_n"):
+    for key in ("output", "h_n", "c_n"):
         np.testing.assert_allclose(res[key], ref[key], rtol=0, atol=1e-6, err_msg=key)
-
-
-def test_numpy_lab_reproduces_walkthrough_to_4_decimals(lab_runs):
-    from stacklib.walkthrough import EXPECTED_Y, walkthrough
-
-    y = lab_runs["numpy"][1]["y"]
-    assert [round(v, 4) for v in y] == [round(v, 4) for v in walkthrough().y]
-    assert [f"{v:.4f}" for v in y] == [f"{v:.4f}" for v in EXPECTED_Y]
-
-
-def test_labs_share_the_walkthrough_weights():
-    import runpy
-
-    from stacklib.walkthrough import walkthrough
-
-    shared = runpy.run_path(str(ROOT / "code_lab" / "shared_weights.py"))
-    w = walkthrough()
-    for name, value in w.weights.items():
-        np.testing.assert_array_equal(shared["WEIGHTS"][name], np.array(value))
-    np.testing.assert_array_equal(shared["H0"], np.array(w.h_prev))
-    np.testing.assert_array_equal(shared["C0"], np.array(w.c_prev))
 
 
 @pytest.mark.parametrize("name", LABS)
@@ -88,24 +136,30 @@ def test_page_shows_the_real_output(lab_runs, name):
     assert f"$ python code_lab/{name}_lab.py\n{lab_runs[name][0].rstrip()}\n```" in partial
 
 
-@pytest.mark.parametrize("name", LABS)
+@pytest.mark.parametrize("name", [*LABS, "shared"])
 def test_lab_files_stay_short(name):
-    lines = (ROOT / "code_lab" / f"{name}_lab.py").read_text(encoding="utf-8").splitlines()
-    assert len(lines) <= 45, f"{name}_lab.py has {len(lines)} lines: it is a page tab"
+    file = "shared_weights.py" if name == "shared" else f"{name}_lab.py"
+    lines = (LAB / file).read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 45, f"{file} has {len(lines)} lines: the page shows it whole"
 
 
 def test_notebook_holds_the_lab_files_and_their_outputs(lab_runs):
-    """The committed notebook is the lab files executed: each tab's cell prints what the file
-    prints (the site shows these outputs; it never runs a kernel)."""
+    """The committed notebook is the lab files executed: its first cell is shared_weights.py,
+    each tab's cell prints what the file prints (the site shows these outputs; it never runs a
+    kernel)."""
     import nbformat
 
-    from scripts.generation.notebook import lab_body
+    from scripts.generation.notebook import lab_body, setup_source
 
     nb = nbformat.read(ROOT / "docs" / "code_lab.ipynb", as_version=4)
     cells = {c.id: c for c in nb.cells if c.cell_type == "code"}
+    assert cells["setup"].source == setup_source().strip()
+    assert "WEIGHTS = {" in cells["setup"].source
     for name in LABS:
         assert cells[name].source == lab_body(name).strip()
         printed = "".join(o.text for o in cells[name].outputs if o.output_type == "stream")
         assert printed == lab_runs[name][0]
     assert [c.execution_count for c in cells.values()] == list(range(1, len(cells) + 1))
-    assert "PyTorch and Keras agree to 1e-6: True" in cells["check"].outputs[0].text
+    checks = cells["check"].outputs[0].text
+    assert "PyTorch and Keras agree to 1e-6: True" in checks
+    assert "PyTorch and NumPy agree to 1e-6: True" in checks

@@ -128,20 +128,21 @@ def test_hand_computed_page_has_every_walkthrough_table(site):
     assert html.count("<table>") >= 6  # scalar, state, weights l1, l2, layer 1, layer 2, output
 
 
-def _y_line() -> str:
-    """The first line every lab prints: y_t to four decimals, as stacklib computes it."""
+def _first_output_line() -> str:
+    """The first line every lab prints: the output at the first step, §08's y_t to four
+    decimals, as stacklib computes it."""
     from stacklib.walkthrough import walkthrough
 
-    return "y_t    = [" + ", ".join(f"{v:.4f}" for v in walkthrough().y) + "]"
+    return "output = [[" + ", ".join(f"{v:.4f}" for v in walkthrough().y) + "],"
 
 
 def test_code_lab_tabs_and_real_outputs(site):
     html = site.pages["11-code-lab/index.html"].html
     labels = re.findall(r'<label for="__tabbed_[^"]*"[^>]*>([^<]+)</label>', html)
     assert labels[:3] == ["PyTorch", "Keras", "NumPy"], labels
-    for name in ("pytorch", "keras", "numpy"):
-        assert f"code_lab/{name}_lab.py" in html
-    assert html.count(_y_line()) == 3
+    for name in ("shared_weights", "pytorch_lab", "keras_lab", "numpy_lab"):
+        assert f"code_lab/{name}.py" in html
+    assert html.count(_first_output_line()) == 3
 
 
 def test_notebook_page_shows_the_committed_outputs(site):
@@ -149,7 +150,7 @@ def test_notebook_page_shows_the_committed_outputs(site):
     html = site.pages["code_lab/index.html"].html
     assert "jp-Notebook" in html
     assert html.count('class="jp-OutputArea') >= 4  # the three tabs and the comparison
-    assert html.count(_y_line()) == 3
+    assert html.count(_first_output_line()) == 3
     assert html.count("agree to 1e-6: True") == 2
     assert "Traceback" not in html
 

@@ -88,15 +88,17 @@ def _repository_copy(tmp_path):
 
 
 # Edited module -> the generators and experiments that import it, directly or not. The code lab
-# reaches stacklib.walkthrough through code_lab/shared_weights.py; a generator that imports a
-# stacklib module also runs stacklib/__init__.py, which imports stacklib.params.
+# and its notebook import no stacklib module (the weights are written out in
+# code_lab/shared_weights.py); a generator that imports a stacklib module also runs
+# stacklib/__init__.py, which imports stacklib.params.
 DEPENDENTS = {
-    "stacklib/walkthrough.py": ({"walkthrough", "quiz", "codelab", "notebook"}, set()),
-    "stacklib/params.py": ({"params", "examples", "walkthrough", "quiz", "codelab", "notebook",
-                            "figures_charts", "figures_gradient", "widget_data"}, set(REGISTRY)),
+    "code_lab/shared_weights.py": ({"codelab", "notebook"}, set()),
+    "stacklib/walkthrough.py": ({"walkthrough", "quiz"}, set()),
+    "stacklib/params.py": ({"params", "examples", "walkthrough", "quiz", "figures_charts",
+                            "figures_gradient", "widget_data"}, set(REGISTRY)),
     "stacklib/experiments/lm.py": (set(), set(REGISTRY) - {"gradient_flow"}),
-    "stacklib/lecture.py": ({"params", "examples", "walkthrough", "quiz", "codelab", "notebook",
-                             "figures_charts", "figures_gradient", "widget_data"},
+    "stacklib/lecture.py": ({"params", "examples", "walkthrough", "quiz", "figures_charts",
+                             "figures_gradient", "widget_data"},
                             set(REGISTRY)),
 }
 
