@@ -170,4 +170,7 @@ def test_the_plan_trains_every_configuration_with_three_seeds():
     sizes = sorted({r.train.train_chars for r in runs if r.group == "data"})
     assert sizes[-1] / sizes[0] >= 30
     headline = study.headline(runs)
-    assert len(headline) == 12 and {r.train.model.num_layers for r in headline} == {1, 2, 3, 4}
+    reference = dataclasses.replace(study.base_config(76).model, num_layers=study.REFERENCE_LAYERS)
+    assert len(headline) == 6 and not any(r.train.model.residual for r in headline)
+    assert {(r.train.model.num_layers, r.train.model.hidden_size) for r in headline} == {
+        (1, study.matched_width(reference, 1)), (study.REFERENCE_LAYERS, 128)}

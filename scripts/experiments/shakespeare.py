@@ -1,14 +1,15 @@
 """Run the Shakespeare study (stacklib.charlm.study) and keep every run's result.
 
     python -m scripts.experiments.shakespeare              # the whole study (hours)
-    python -m scripts.experiments.shakespeare --headline   # depth vs width, 3 seeds (~1 h)
+    python -m scripts.experiments.shakespeare --headline   # 1 x 268 vs 3 x 128, 3 seeds (~26 min)
     python -m scripts.experiments.shakespeare --quick      # every code path on a tiny slice
     python -m scripts.experiments.shakespeare --list       # the runs, and which are done
     python -m scripts.experiments.shakespeare --timing     # time the models side by side
 
 Each run writes docs/generated/experiments/shakespeare/<name>.json as soon as it finishes,
-with the hash of its inputs: the configuration, the sources of the modules that train and score
-it (found by walking their imports), and the torch, NumPy and corpus versions. A run whose file
+with the hash of its inputs (scripts/generation/cache.py's inputs_key): the configuration, the
+sources of the modules that train and score it (found by walking their imports), and the torch,
+NumPy and corpus versions. A run whose file
 holds the current hash is not run again, so an interrupted study continues where it stopped,
 in this session or a later one. The trained weights go to .cache/shakespeare/ (not committed):
 the analyses (timescales, samples) are hashed apart and re-run from them when only their code
@@ -19,9 +20,7 @@ of its configuration, so the results do not depend on the scheduling.
 from __future__ import annotations
 
 import argparse
-import ast
 import dataclasses
-import hashlib
 import io
 import json
 import os
@@ -31,45 +30,13 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from pathlib import Path
 
+from scripts.generation.cache import inputs_key
+
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "generated" / "experiments" / "shakespeare"
 WEIGHTS = ROOT / ".cache" / "shakespeare"
 TRAINING_MODULES = ("stacklib.charlm.jobs",)
 ANALYSIS_MODULES = ("stacklib.charlm.analysis",)
-
-
-def module_files(modules) -> list[Path]:
-    """The repository files the modules import, transitively (the modules named in import
-    statements; parent packages only when imported by name)."""
-    seen: dict[str, Path] = {}
-    todo = list(modules)
-    while todo:
-        mod = todo.pop()
-        if mod in seen:
-            continue
-        path = ROOT / (mod.replace(".", "/") + ".py")
-        if not path.exists():
-            path = ROOT / mod.replace(".", "/") / "__init__.py"
-        if not path.exists():
-            continue
-        seen[mod] = path
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-            elif isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            else:
-                continue
-            todo += [n for n in names if n.split(".")[0] == "stacklib"]
-    return sorted(set(seen.values()))
-
-
-def _hash(parts) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        h.update(part if isinstance(part, bytes) else str(part).encode())
-        h.update(b"\0")
-    return h.hexdigest()[:16]
 
 
 def versions() -> dict:
@@ -81,19 +48,15 @@ def versions() -> dict:
     return {"torch": torch.__version__, "numpy": numpy.__version__, PACKAGE: VERSION}
 
 
-def sources(modules) -> list:
-    return [f"{p.relative_to(ROOT)}\n".encode() + p.read_bytes() for p in module_files(modules)]
-
-
 def training_key(run) -> str:
-    return _hash([repr(run.train), json.dumps(versions(), sort_keys=True),
-                  *sources(TRAINING_MODULES)])
+    return inputs_key(TRAINING_MODULES, extra=repr(run.train)
+                      + json.dumps(versions(), sort_keys=True))[:16]
 
 
 def analysis_key(run, train_key: str) -> str:
     from stacklib.charlm.analysis import DescribeConfig
 
-    return _hash([train_key, repr(DescribeConfig()), *sources(ANALYSIS_MODULES)])
+    return inputs_key(ANALYSIS_MODULES, extra=train_key + repr(DescribeConfig()))[:16]
 
 
 # ---------------------------------------------------------------- work done in the workers
@@ -205,7 +168,7 @@ def timing(out: Path, quick: bool) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--headline", action="store_true",
-                    help="only depth vs width at an equal budget (3 seeds)")
+                    help="only 1 wide layer vs the 3-layer stack of equal budget, 3 seeds")
     ap.add_argument("--quick", action="store_true", help="tiny models on a slice of the text")
     ap.add_argument("--list", action="store_true", help="list the runs and stop")
     ap.add_argument("--timing", action="store_true",

@@ -60,8 +60,19 @@ def trained(runs: list[dict]) -> dict:
             "train_bpc": spread(r["train_bpc"] for r in runs),
             "steps": [r["steps"] for r in runs], "epochs": spread(r["epochs"] for r in runs),
             "stopped": [r["history"]["stopped"] for r in runs],
+            "late_gain": [late_gain(r) for r in runs],
             "seconds": spread(r["history"]["seconds"] for r in runs),
             "curve": curve(runs)}
+
+
+def late_gain(run: dict, window: int = 1000) -> float | None:
+    """How much a run's best validation bpc improved in its last ``window`` steps: near zero
+    for a run that had converged when it stopped, at the step cap or not (None: the run was
+    not scored that long before its end)."""
+    steps = run["history"]["steps"]
+    if steps[-1] - window < steps[0]:
+        return None
+    return best_before(run, steps[-1] - window) - best_before(run, steps[-1])
 
 
 def best_before(run: dict, step: int) -> float:

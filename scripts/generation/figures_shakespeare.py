@@ -1,0 +1,171 @@
+"""The Shakespeare study's figures (the runs: docs/generated/experiments/shakespeare/).
+
+generated/figures/shakespeare_depth.svg       validation bpc while training, 1-4 layers of 128,
+                                              plain and residual
+generated/figures/shakespeare_budget.svg      the same for 1-4 layers at one parameter budget
+generated/figures/shakespeare_data.svg        training and test bpc against training-set size,
+                                              1 and 3 layers
+generated/figures/shakespeare_timescales.svg  how long a one-character change lasts in each
+                                              layer's h and c (4-layer stacks)
+generated/figures/shakespeare_gradients.svg   each layer's weight-gradient norm while 8-layer
+                                              stacks train, with and without residual
+                                              connections and clipping
+
+Every curve is the mean over three seeds; the band spans the seeds' lowest to highest value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scripts.generation import study_records
+from scripts.generation.figures import GREY, LABEL, SMALL, TICK, TITLE, layer_color, mpl, save_svg
+from scripts.generation.write import Output
+
+DATA = study_records.DATA
+
+
+def _seed_band(ax, curve: dict, color: str, label: str, dashed: bool = False) -> None:
+    steps = np.array(curve["step"])
+    seeds = np.array([[np.nan if v is None else v for v in c] for c in curve["val_bpc"]])
+    ax.fill_between(steps, np.nanmin(seeds, 0), np.nanmax(seeds, 0), color=color, alpha=0.18,
+                    lw=0)
+    ax.plot(steps, curve["mean"], color=color, lw=1.8, ls="--" if dashed else "-", label=label)
+
+
+def _bpc_axes(ax, title: str, low: float, high: float) -> None:
+    ax.set_title(title, fontsize=TITLE)
+    ax.set_xlabel("training step", fontsize=LABEL)
+    ax.set_ylabel("validation bits per character", fontsize=LABEL)
+    ax.set_ylim(low, high)
+    ax.tick_params(labelsize=TICK)
+    ax.grid(alpha=0.25)
+    ax.legend(fontsize=SMALL)
+
+
+def depth_figure(plt, s: dict):
+    fig, axes = plt.subplots(1, 2, figsize=(8.6, 3.4), sharey=True)
+    configs = sorted(s["depth"].values(), key=lambda c: c["layers"])
+    one = next(c for c in configs if c["layers"] == 1)
+    for ax, residual in zip(axes, (False, True), strict=True):
+        for c in configs:
+            if c["residual"] == residual or (residual and c is one):
+                _seed_band(ax, c["curve"], layer_color(c["layers"], 4),
+                           f"{c['layers']} layer{'s' * (c['layers'] > 1)}",
+                           dashed=residual and c is one)
+        _bpc_axes(ax, "residual from layer 2" if residual else "plain stacks", 2.0, 2.9)
+    axes[1].set_ylabel("")
+    return fig
+
+
+def budget_figure(plt, s: dict):
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    for c in s["budget"].values():
+        _seed_band(ax, c["curve"], layer_color(c["layers"], 4),
+                   f"{c['layers']} × {c['hidden']}")
+    _bpc_axes(ax, "one budget, split among 1-4 layers", 2.0, 2.9)
+    return fig
+
+
+def data_figure(plt, s: dict, all_chars: int):
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    full = {c["layers"]: c for c in s["depth"].values() if not c["residual"]}
+    for L in sorted({c["layers"] for c in s["data"].values()}):
+        subsets = sorted((c for c in s["data"].values() if c["layers"] == L),
+                         key=lambda c: c["train_chars"])
+        runs = [*subsets, full[L]]
+        n = [c["train_chars"] for c in runs[:-1]] + [all_chars]
+        color = layer_color(L, 3)  # two depths: the ends of the colour scale
+        for split, ls, marker in (("test", "-", "o"), ("train", ":", "s")):
+            ax.errorbar(n, [c[f"{split}_bpc"]["mean"] for c in runs],
+                        yerr=[c[f"{split}_bpc"]["std"] for c in runs], color=color, ls=ls,
+                        marker=marker, ms=4, lw=1.6, capsize=3,
+                        label=f"{L} layer{'s' * (L > 1)}, "
+                              + ("test" if split == "test" else "training"))
+    ax.set_xscale("log")
+    ax.set_xlabel("training characters", fontsize=LABEL)
+    ax.set_ylabel("bits per character", fontsize=LABEL)
+    ax.set_title("each trained until validation stopped improving (or 6,000 steps)",
+                 fontsize=TITLE)
+    ax.tick_params(labelsize=TICK)
+    ax.grid(alpha=0.25)
+    ax.legend(fontsize=SMALL, ncol=2)
+    return fig
+
+
+def timescale_figure(plt, s: dict, layers: int = 4):
+    fig, axes = plt.subplots(2, 2, figsize=(8.6, 5.6), sharex=True)
+    for col, residual in enumerate((False, True)):
+        c = next(c for c in s["depth"].values()
+                 if c["layers"] == layers and c["residual"] == residual)
+        for row, state in enumerate(("h", "c")):
+            ax = axes[row, col]
+            for layer, curve in enumerate(c["timescales"][state]["curve"]):
+                ax.plot(np.arange(len(curve)), curve, color=layer_color(layer + 1, layers),
+                        lw=1.7, label=f"layer {layer + 1}")
+            kind = "residual" if residual else "plain"
+            ax.set_title(f"{layers} layers, {kind}: {state}", fontsize=TITLE)
+            ax.set_ylabel("relative change", fontsize=LABEL)
+            ax.set_yscale("log")  # a constant half-life is a straight line
+            ax.tick_params(labelsize=TICK)
+            ax.grid(alpha=0.25)
+    for ax in axes[1]:
+        ax.set_xlabel("characters after the change", fontsize=LABEL)
+    axes[0, 0].legend(fontsize=SMALL)
+    return fig
+
+
+def gradient_figure(plt, s: dict, clip: float):
+    fig, axes = plt.subplots(2, 2, figsize=(8.6, 5.6), sharex=True, sharey=True)
+    for name, c in s["deep"].items():
+        g = c["gradients"]
+        ax = axes[int(c["residual"]), int(name.endswith("-noclip"))]
+        clipping = "no clipping" if name.endswith("-noclip") else f"clipped at {clip:g}"
+        ax.set_title(f"{'residual' if c['residual'] else 'plain'}, {clipping}", fontsize=TITLE)
+        if g["weight_grad"] is None:   # every seed diverged: nothing finite to draw
+            ax.text(0.5, 0.5, "every seed diverged", transform=ax.transAxes, ha="center",
+                    color=GREY)
+            continue
+        norms = np.array(g["weight_grad"])                               # (steps, layers)
+        for layer in range(norms.shape[1]):
+            ax.plot(g["steps"], norms[:, layer], color=layer_color(layer + 1, norms.shape[1]),
+                    lw=1.3, label=f"layer {layer + 1}")
+        ax.set_yscale("log")
+        ax.tick_params(labelsize=TICK)
+        ax.grid(alpha=0.25)
+    for ax in axes[1]:
+        ax.set_xlabel("training step", fontsize=LABEL)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("weight-gradient norm", fontsize=LABEL)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    # the residual panels' lower half is empty: the legend goes there, clear of every curve
+    axes[1, 0].legend(handles, labels, fontsize=SMALL, ncol=4, loc="lower center")
+    return fig
+
+
+TITLES = {
+    "depth": "Validation bits per character while training, one to four LSTM layers of width "
+             "128, plain and residual; mean over three seeds with their range",
+    "budget": "Validation bits per character while training, one to four LSTM layers at one "
+              "parameter budget; mean over three seeds with their range",
+    "data": "Training and test bits per character against the number of training characters, "
+            "one and three layers, each trained until validation stopped improving",
+    "timescales": "How strongly each layer's h and c still differ a number of characters after "
+                  "a one-character change, four-layer stacks, plain and residual",
+    "gradients": "Each layer's weight-gradient norm while eight-layer stacks train, plain and "
+                 "residual, with and without gradient clipping",
+}
+
+
+def run(out: Output) -> None:
+    from stacklib.corpus import shakespeare
+
+    study = study_records.load(out)
+    s = study.summary
+    plt = mpl()
+    figures = {"depth": depth_figure(plt, s), "budget": budget_figure(plt, s),
+               "data": data_figure(plt, s, len(shakespeare().train.text)),
+               "timescales": timescale_figure(plt, s),
+               "gradients": gradient_figure(plt, s, study.base.clip)}
+    for name, fig in figures.items():
+        save_svg(fig, out, f"generated/figures/shakespeare_{name}.svg", TITLES[name])

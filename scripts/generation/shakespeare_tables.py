@@ -1,0 +1,251 @@
+"""The Shakespeare study's tables and its summary data, for the pages that make each claim.
+
+generated/partials/shakespeare_setup.md       the corpus (provenance, licence, split by play,
+                                              baselines) and how every model was trained
+generated/partials/shakespeare_depth.md       depth at width 128, plain and residual
+generated/partials/shakespeare_budget.md      depth vs width at one parameter budget: bpc, time
+                                              per training step, latency per character
+generated/partials/shakespeare_data.md        depth x training-set size, trained to convergence
+generated/partials/shakespeare_timescales.md  per-layer half-lives and step sizes
+generated/partials/shakespeare_deep.md        eight-layer stacks: gradient per layer, clipping
+generated/partials/shakespeare_lr.md          one and eight layers at three learning rates
+generated/partials/shakespeare_samples.md     a sample of every depth and seed (content tabs)
+generated/data/shakespeare.json               the summary (stacklib.charlm.summary) the pages'
+                                              numbers are checked against
+"""
+
+from __future__ import annotations
+
+from scripts.generation import study_records
+from scripts.generation.markdown import NBSP, fmt_int, fmt_sci, header_comment, md_table
+from scripts.generation.write import Output
+
+DATA = study_records.DATA
+PM = f"{NBSP}±{NBSP}"
+TAIL = 50  # characters after a change at which the timescale table reads what is left
+
+
+def bpc(stats: dict, digits: int = 3) -> str:
+    """Mean ± standard deviation over seeds."""
+    return f"{stats['mean']:.{digits}f}{PM}{stats['std']:.{digits}f}"
+
+
+def shape(cfg: dict) -> str:
+    plain = f"{cfg['layers']}{NBSP}×{NBSP}{cfg['hidden']}"
+    return plain + (", residual" if cfg["residual"] else "")
+
+
+def play_title(name: str) -> str:
+    """"much-ado-about-nothing" -> "Much Ado About Nothing", "richard-ii" -> "Richard II"."""
+    numerals = {"i", "ii", "iii", "iv", "v", "vi", "viii"}
+    return " ".join(w.upper() if w in numerals else w.capitalize() for w in name.split("-"))
+
+
+def setup_md(corpus, base, licence: str, install: str) -> str:
+    rows = [[side, len(split.names), fmt_int(len(split.text)),
+             ", ".join(map(play_title, split.names)) if len(split.names) < 8
+             else "every other play"]
+            for side, split in (("training", corpus.train), ("validation", corpus.validation),
+                                ("test", corpus.test))]
+    m = base.model
+    return (header_comment(__name__)
+            + md_table(["Split", "Plays", "Characters", "Which"], rows, "lrrl")
+            + f"\n**Corpus.** {licence}, installed with `{install}` and read from disk, never "
+            f"downloaded. {len(corpus.vocab)} distinct characters. A model that guesses "
+            f"uniformly scores {corpus.uniform_bits():.2f} bits per character on the test "
+            f"plays; one that knows only how often each character occurs (the training plays' "
+            f"unigram frequencies) scores {corpus.unigram_bits():.2f}.\n\n"
+            f"**Models and training.** A {m.embed_size}-dimensional character embedding, a "
+            f"stack of LSTM layers, and a linear readout over the {len(corpus.vocab)} "
+            f"characters. Adam at a learning rate of {base.lr:g}, batches of {base.batch_size} "
+            f"streams of {base.seq_len} characters with each stream's state carried from one "
+            f"chunk to the next (truncated backpropagation through time), gradient norm clipped "
+            f"at {base.clip:g}. Every {base.eval_every} steps the model is scored on the "
+            f"validation plays; a score without a new best halves the learning rate, "
+            f"{base.patience} in a row end training, and the best weights are kept; at most "
+            f"{fmt_int(base.max_steps)} steps. Every configuration is trained with three seeds "
+            f"(0, 1, 2); tables give the mean{PM}standard deviation over them. Scores are bits "
+            "per character (bpc) on the test plays: lower is better.\n")
+
+
+def trained_rows(configs: dict) -> list[list]:
+    return [[shape(c), fmt_int(c["params"]), bpc(c["test_bpc"]), bpc(c["train_bpc"]),
+             fmt_int(round(sum(c["steps"]) / len(c["steps"]))),
+             f"{c['epochs']['mean']:.1f}"]
+            for c in configs.values()]
+
+
+TRAINED = ["Layers × width", "Parameters", "Test bpc", "Training bpc", "Steps", "Passes"]
+
+
+def depth_md(s: dict) -> str:
+    order = sorted(s["depth"].values(), key=lambda c: (c["residual"], c["layers"]))
+    return (header_comment(__name__) + md_table(TRAINED, trained_rows(dict(enumerate(order))))
+            + "\n*Training bpc* is scored on the first test-sized stretch of the training "
+            "plays; *passes*: characters read in training over the training text's length.\n")
+
+
+def timed(ms: float, baseline: float) -> str:
+    """Milliseconds and the ratio to the baseline model's."""
+    return f"{ms:.3g}{NBSP}ms (×{ms / baseline:.2f})"
+
+
+def budget_md(s: dict, timing: dict) -> str:
+    from stacklib.params import count_params
+
+    ref = s["budget"][s["reference"]]
+    ms = timing["ms"]
+    one = min(s["budget"], key=lambda n: s["budget"][n]["layers"])
+
+    def stack(c):
+        return count_params("lstm", timing["models"][s["reference"]]["embed_size"],
+                            c["hidden"], c["layers"])
+
+    rows = []
+    for name, c in s["budget"].items():
+        t = ms[name]
+        rows.append([shape(c), fmt_int(stack(c)),
+                     f"{100 * (stack(c) / stack(ref) - 1):+.1f}{NBSP}%".replace("-", "−"),
+                     fmt_int(c["params"]), bpc(c["test_bpc"]),
+                     *(timed(t[task], ms[one][task]) for task in ("train_step_ms",
+                                                                  "char_latency_ms"))])
+    return (header_comment(__name__)
+            + md_table(["Layers × width", "LSTM parameters", f"vs {shape(ref)}",
+                        "Whole model", "Test bpc", "Training step",
+                        "Latency per generated character"], rows)
+            + f"\nLSTM parameters by `stacklib.params.count_params` (Keras convention, one bias "
+              f"per gate); *whole model* adds the embedding and the readout and counts both of "
+              f"PyTorch's biases. Times: median of {timing['config']['rounds']} rounds in which "
+              f"every model was timed in turn, one thread, a training step on "
+              f"{timing['config']['batch_size']}×{timing['config']['seq_len']} characters, "
+              "latency generating one character at a time; the ratios to the one-layer model are "
+              "the result, the milliseconds hold only for the machine that measured them.\n")
+
+
+def data_md(s: dict, base, all_chars: int) -> str:
+    full = {c["layers"]: c for c in s["depth"].values() if not c["residual"]}
+    sizes = sorted({c["train_chars"] for c in s["data"].values()})
+    depths = sorted({c["layers"] for c in s["data"].values()})
+    cells = {(c["layers"], c["train_chars"]): c for c in s["data"].values()}
+    rows = []
+    for n in [*sizes, None]:
+        row = [fmt_int(n) if n else f"{fmt_int(all_chars)} (all)"]
+        for L in depths:
+            c = cells[(L, n)] if n else full[L]
+            gap = c["test_bpc"]["mean"] - c["train_bpc"]["mean"]
+            early = sum(stop == "patience" for stop in c["stopped"])
+            row += [bpc(c["train_bpc"], 2), bpc(c["test_bpc"], 2), f"{gap:.2f}",
+                    f"{c['epochs']['mean']:.0f}", f"{early} of {len(c['stopped'])}"]
+        rows.append(row)
+    header = ["Training characters"]
+    for L in depths:
+        header += [f"{L}{NBSP}layer{'s' if L > 1 else ''}: training bpc", "test bpc", "gap",
+                   "passes", "stopped early"]
+    capped = [g for c in [*cells.values(), *(full[L] for L in depths)]
+              for g, stop in zip(c["late_gain"], c["stopped"], strict=True) if stop != "patience"]
+    return (header_comment(__name__) + md_table(header, rows)
+            + f"\nWidth {base.model.hidden_size}, plain stacks. Every run trained until "
+              f"{base.patience} validation scores in a row brought no new best (the smaller "
+              f"sets are scored about once a pass) or for at most {fmt_int(base.max_steps)} "
+              "steps; *stopped early* counts the seeds that stopped because validation no "
+              "longer improved rather than at the step cap; those that reached the cap had "
+              f"improved their best validation bpc by at most {max(capped):.3f} in their last "
+              "1,000 steps, their learning rate long since halved several times. The last row "
+              "is the depth table's runs.\n")
+
+
+def remaining(curve: list[float], after: int) -> float:
+    """The share of a decay curve's peak still there ``after`` characters after the change."""
+    return curve[after] / max(curve)
+
+
+def timescales_md(s: dict, after: int = TAIL) -> str:
+    rows = []
+    for c in sorted(s["depth"].values(), key=lambda c: (c["residual"], c["layers"])):
+        if c["layers"] < 2:
+            continue
+        ts = c["timescales"]
+        for layer in range(c["layers"]):
+            rows.append([shape(c) if layer == 0 else "", layer + 1,
+                         *(f"{ts[state]['half_life'][layer]['mean']:.1f}"
+                           + ("*" if ts[state]["never_halved"][layer] else "") for state in "hc"),
+                         *(fmt_sci(remaining(ts[state]["curve"][layer], after)) for state in "hc"),
+                         f"{ts['step_size'][layer]['mean']:.2f}"])
+    return (header_comment(__name__)
+            + md_table(["Stack", "Layer", "Half-life of h", "Half-life of c",
+                        f"h: share left after {after}", f"c: share left after {after}",
+                        "Step size, mean \\|Δh\\| / mean \\|h\\|"], rows)
+            + "\nHalf-lives in characters, from the peak of the layer's decay curve to half of "
+              "it, mean over three seeds (* some seed's curve did not halve within the window "
+              f"and counts as its length). *Share left after {after}*: the mean curve "
+              f"{after} characters after the change, as a fraction of its peak.\n")
+
+
+def deep_md(s: dict, base) -> str:
+    rows = []
+    for name, c in sorted(s["deep"].items(), key=lambda kv: (kv[1]["residual"],
+                                                              kv[0].endswith("-noclip"))):
+        g = c["gradients"]
+        clip = "none" if name.endswith("-noclip") else f"at {base.clip:g}"
+        rows.append([shape(c), clip, bpc(c["val_bpc"]),
+                     fmt_sci(g["bottom_over_top"]["mean"]),
+                     f"{100 * g['over_clip']['mean']:.0f}{NBSP}%",
+                     f"{g['max_grad_norm']['mean']:.3g}", g["diverged"]])
+    return (header_comment(__name__)
+            + md_table(["Stack", "Clipping", "Best validation bpc", "Gradient, layer 1 / layer 8",
+                        f"Recorded steps with gradient norm > {base.clip:g}",
+                        "Largest gradient norm", "Diverged (of 3)"], rows)
+            + f"\n{fmt_int(s['lr']['steps'])} steps; the gradient was recorded every "
+              f"{base_grad_every(s)} steps. The gradient ratio is the geometric mean over those "
+              "steps of the norm of layer 1's weight gradient over layer 8's.\n")
+
+
+def base_grad_every(s: dict) -> int:
+    steps = next(iter(s["deep"].values()))["gradients"]["steps"]
+    return steps[1] - steps[0]
+
+
+def lr_md(s: dict, base) -> str:
+    rates = s["lr"]["val_bpc"]
+    lrs = sorted({float(lr) for by in rates.values() for lr in by})
+    rows = [[f"{L}{NBSP}×{NBSP}128", *(bpc(by[_key(by, lr)]) for lr in lrs)]
+            for L, by in rates.items()]
+    return (header_comment(__name__)
+            + md_table(["Stack", *(f"learning rate {lr:g}" + (" (the study's)" if lr == base.lr
+                                                                else "") for lr in lrs)], rows)
+            + f"\nBest validation bpc within the first {fmt_int(s['lr']['steps'])} steps.\n")
+
+
+def _key(by: dict, lr: float):
+    return next(k for k in by if float(k) == lr)
+
+
+def samples_md(s: dict, prompt: str, temperature: float) -> str:
+    tabs = []
+    for c in sorted(s["depth"].values(), key=lambda c: (c["residual"], c["layers"])):
+        body = "\n\n".join(
+            f"    Seed {seed}\n\n    ```text\n" + "".join(f"    {line}\n" for line in
+                                                     (prompt + text).splitlines()) + "    ```"
+            for seed, text in zip(c["seeds"], c["samples"], strict=True))
+        tabs.append(f'=== "{shape(c)}"\n\n{body}\n')
+    return (header_comment(__name__) + "\n".join(tabs)
+            + f"\nEach model continues the prompt `{prompt.strip()}` for "
+              f"{len(s['depth'][next(iter(s['depth']))]['samples'][0])} characters, sampling at "
+              f"temperature {temperature:g}.\n")
+
+
+def run(out: Output) -> None:
+    from stacklib.charlm.study import describe_config
+    from stacklib.corpus import INSTALL, LICENCE, shakespeare
+
+    study = study_records.load(out)
+    s, base, describe = study.summary, study.base, describe_config()
+    corpus = shakespeare()
+    partials = {"setup": setup_md(corpus, base, LICENCE, INSTALL), "depth": depth_md(s),
+                "budget": budget_md(s, study.timing),
+                "data": data_md(s, base, len(corpus.train.text)),
+                "timescales": timescales_md(s), "deep": deep_md(s, base), "lr": lr_md(s, base),
+                "samples": samples_md(s, describe.prompt, describe.temperature)}
+    for name, text in partials.items():
+        out.text(f"generated/partials/shakespeare_{name}.md", text)
+    out.json("generated/data/shakespeare.json", {**s, "timing": study.timing["ms"]})

@@ -1,0 +1,44 @@
+"""The Shakespeare study's run records, read and summarised for the pages (shared helper).
+
+The runs are trained by ``python -m scripts.experiments.shakespeare`` into
+docs/generated/experiments/shakespeare/<run>.json; the side-by-side timings into timing.json.
+A generator that shows the study declares ``DATA = study_records.DATA`` and gets everything
+through ``load``: every run the study plans must be there (a partial study is an error, never
+a partial figure).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scripts.generation.write import Output
+
+STUDY = "docs/generated/experiments/shakespeare"
+TIMING = f"{STUDY}/timing.json"
+DATA = [f"{STUDY}/L*.json", TIMING]
+RUN_IT = "run `python -m scripts.experiments.shakespeare`"
+
+
+@dataclass(frozen=True)
+class Study:
+    records: list[dict]     # one per run, as the runner wrote it
+    summary: dict           # stacklib.charlm.summary.study_summary
+    base: object            # the study's base TrainConfig
+    timing: dict            # timing.json
+
+
+def load(out: Output) -> Study:
+    from stacklib.charlm.study import base_config, layout, plan
+    from stacklib.charlm.summary import study_summary
+
+    runs = sorted(rel for rel in out.data if rel.startswith(f"{STUDY}/L"))
+    records = [out.read_json(rel) for rel in runs]
+    if not records:
+        raise FileNotFoundError(f"{STUDY}: no runs; {RUN_IT}")
+    vocab = records[0]["config"]["model"]["vocab_size"]
+    missing = sorted({r.name for r in plan(vocab)} - {r["name"] for r in records})
+    if missing:
+        shown = ", ".join(missing[:4]) + (", …" if len(missing) > 4 else "")
+        raise FileNotFoundError(f"{STUDY}: {len(missing)} planned runs missing ({shown}); {RUN_IT}")
+    base = base_config(vocab)
+    return Study(records, study_summary(records, layout(base)), base, out.read_json(TIMING))
