@@ -31,7 +31,7 @@ class Page:
     html: str
     ids: set[str] = field(default_factory=set)
     links: list[tuple[str, str, str]] = field(default_factory=list)  # (tag, attr, url)
-    text: str = ""  # visible prose: outside script/style/code/pre/math
+    text: str = ""  # visible prose: outside script/style/code/pre/math and code cells' copies
     full_text: str = ""  # everything visible, code included (outside script/style)
 
 
@@ -54,16 +54,18 @@ class _Collector(HTMLParser):
             for part in a["srcset"].split(","):
                 self.page.links.append((tag, "srcset", part.strip().split(" ")[0]))
         if tag not in VOID:
-            self.stack.append(tag)
+            # mkdocs-jupyter's hidden copy of a code cell (for its copy button) is code too
+            code_copy = "clipboard-copy-txt" in (a.get("class") or "").split()
+            self.stack.append((tag, code_copy))
 
     def handle_endtag(self, tag):
-        if tag in self.stack:
-            while self.stack and self.stack.pop() != tag:
+        if any(open_tag == tag for open_tag, _ in self.stack):
+            while self.stack and self.stack.pop()[0] != tag:
                 pass
 
     def handle_data(self, data):
-        open_tags = set(self.stack)
-        if not SKIP_TEXT & open_tags:
+        open_tags = {open_tag for open_tag, _ in self.stack}
+        if not (SKIP_TEXT & open_tags or any(code for _, code in self.stack)):
             self.chunks.append(data)
         if not {"script", "style"} & open_tags:
             self.all.append(data)

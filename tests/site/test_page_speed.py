@@ -15,7 +15,7 @@ from scripts.benchmarks.lighthouse import MAX_WEIGHT_KIB, page_weight
 
 SCRIPT = re.compile(r"<script\b([^>]*)>", re.IGNORECASE)
 OUR_JS = re.compile(r'\ssrc="[^"]*?(?<![\w-])(?<!assets/)javascripts/([\w-]+)\.js"')
-LECTURE = re.compile(r"^(\d\d-[\w-]+/|code_lab/)?index\.html$")
+LECTURE = re.compile(r"^(\d\d-[\w-]+/|code_lab/|shakespeare/)?index\.html$")
 
 
 def hook(name: str):
