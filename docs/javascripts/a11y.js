@@ -13,10 +13,9 @@
   if (window.StackA11y) return;
   let heldHeading = null; // the heading a link led to, kept in view until the reader acts
 
-  // Wide scrollers are found one at a time while the page is idle: reading a width lays out
-  // that scroller's content (skipped by content-visibility while off-screen, lecture.css: what
-  // it holds still has a width), and measuring every table of a long page in one go was a
-  // long task of seconds on a slow phone.
+  // Wide scrollers are found one at a time while the page is idle: reading a width may lay out
+  // that scroller's content, and measuring every table of a long page in one go was a long
+  // task of seconds on a slow phone.
   const scrollersLeft = [];
   let askedAgain = false;
   const isWide = (scroller) => scroller.scrollWidth > scroller.clientWidth || [

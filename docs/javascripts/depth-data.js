@@ -10,7 +10,8 @@ StackWidgets.register("depth-data", {
     const PLOT_WIDTH = 280;
     const PLOT_HEIGHT = 150;
     const METRICS = { error: "agreement error", loss: "next-word loss in nats/word" };
-    const state = { size: 0, metric: "error" }; // size: index into data.sizes
+    // size: an index into data.sizes; the loss first, as the text beside it reads it first
+    const state = { size: 0, metric: "loss" };
     const chart = svg("svg.w-chart", { viewBox: "0 0 340 196", role: "img" });
     const tbody = h("tbody");
     const summary = h("p.w-status", { "aria-live": "polite" });

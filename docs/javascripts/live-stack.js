@@ -8,7 +8,8 @@ StackWidgets.register("live-stack", {
       hashParam } = StackWidgets;
     const probes = live.probes;
     const channels = live.hidden_size;
-    const TAGS = ["surface features", "integrated meaning"];
+    // what each layer reads; what it keeps is the probes' finding, in the table beside
+    const TAGS = ["reads the words", "reads layer 1"];
     const BAR = 10; // width per channel in the chart
     const MIDDLE = 40; // y of the zero line; bars reach up to 38 units either way
     let probe = 0;

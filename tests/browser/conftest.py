@@ -64,11 +64,15 @@ class Web:
     def settle(self, timeout: float = 10_000):
         """Wait until every widget of the page is live or has failed (no loading left) and the
         page's accessibility patch (a11y.js, run when the page is idle) has run."""
-        self.page.wait_for_function(
-            "() => window.StackWidgets && [...document.querySelectorAll('.widget[data-widget]')]"
-            ".every(e => e.dataset.widgetState === 'live' || e.dataset.widgetState === 'error')"
-            " && window.StackA11y && !window.StackA11y.pending",
-            timeout=timeout)
+        settled = ("() => window.StackWidgets"
+                   " && [...document.querySelectorAll('.widget[data-widget]')].every(e =>"
+                   " e.dataset.widgetState === 'live' || e.dataset.widgetState === 'error')"
+                   " && window.StackA11y && !window.StackA11y.pending")
+        self.page.wait_for_function(settled, timeout=timeout)
+        # The last widget's mount asks a11y.js for a run at the next idle moment: let that moment
+        # come, then wait for the run it started (settled can hold just before it is asked).
+        self.page.evaluate("() => new Promise(done => requestIdleCallback(done, {timeout: 1000}))")
+        self.page.wait_for_function(settled, timeout=timeout)
 
     def press(self, widget, attr: str, presses) -> None:
         """Press keys in turn on the focused control; after each (key, want) with want not None,

@@ -3,8 +3,8 @@
 #
 # This notebook trains a character-level language model, a stack of two LSTM layers, on
 # Shakespeare's plays and scores it on plays it never saw. It is the core experiment of the
-# page *Depth on real text*, cut down to a short run that fits in about two minutes on a laptop
-# CPU, so you can reproduce it and change it.
+# section *Depth on real text* of the lecture's §10 (Verdict), cut down to a short run that
+# fits in about two minutes on a laptop CPU, so you can reproduce it and change it.
 #
 # It needs no code from the lecture's repository, only three packages and the plays:
 #
@@ -293,10 +293,11 @@ print(sample(model, PROMPT, SAMPLE_LENGTH, TEMPERATURE))
 # ## How this compares with the lecture's study
 #
 # This is one short run with one seed, at one learning rate, stopped before it has read all
-# of the training plays once. The page *Depth on real text* trains the same kind of model at
-# several depths and widths for many times as many steps, halving the learning rate whenever
-# the validation score stops improving and stopping when it no longer does, with three seeds
-# per configuration. Expect this run's test score to be worse (higher) than that page's
-# two-layer models': their numbers, not this run's, are the lecture's evidence about depth. To
+# of the training plays once. The section *Depth on real text* of §10 trains the same kind of
+# model at several depths and widths for many times as many steps, halving the learning rate
+# whenever the validation score stops improving and stopping when it no longer does, with
+# three seeds per configuration. Expect this run's test score to be worse (higher) than that
+# section's two-layer models': their numbers, not this run's, are the lecture's evidence about
+# depth. To
 # go further, raise `STEPS`, lower `LEARNING_RATE` once the curve flattens, or change
 # `NUM_LAYERS` and `HIDDEN_SIZE` and compare.
