@@ -9,7 +9,7 @@ StackWidgets.register("hero-lamps", {
     const layers = hero.num_layers;
     const words = hero.words;
     const total = words.length * layers; // lamps, in firing order
-    let lit = 0; // lamps lit so far
+    let lit = total; // lamps lit so far: it opens on the whole sentence read, bright and dim
     let pause = 0; // ticks spent on the full sentence before starting again
     let autoplay = !prefersReducedMotion();
 
