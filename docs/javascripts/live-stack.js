@@ -109,6 +109,8 @@ StackWidgets.register("live-stack", {
     onArrowKeys(ctx.ui, { prev: byHand(() => word - 1), next: byHand(() => word + 1),
       first: byHand(() => -1), last: byHand(() => probes[probe].words.length - 1) });
     setProbe(intInRange(hashParam("probe"), 1, probes.length, 1) - 1);
-    go(intInRange(hashParam("word"), 0, probes[probe].words.length, 0) - 1);
+    // it opens on the main verb, where the model shows which form it prefers (#word= 1-based)
+    const verb = probes[probe].verb_index + 1;
+    go(intInRange(hashParam("word"), 0, probes[probe].words.length, verb) - 1);
   },
 });

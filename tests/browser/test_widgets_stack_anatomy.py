@@ -215,7 +215,9 @@ def test_price_keyboard(web):
 def test_live_stack_word_jump_and_probe_switch(web):
     w = web.widget("live-stack")
     model, probes = _stacks()["models"]["live"], _stacks()["probes"]
-    assert shown(w.locator(".w-status")).startswith("READY")
+    # it opens on the main verb, with the model's preference, not on an empty state
+    assert w.get_attribute("data-word") == str(probes[0]["verb_index"] + 1)
+    assert "The model prefers" in shown(w.locator(".w-status"))
     w.locator(".w-token", has_text="cabinet").click()
     assert w.get_attribute("data-word") == "5"
     for layer in (1, 2):
@@ -239,8 +241,9 @@ def test_live_stack_keyboard_and_play(web):
     w = web.widget("live-stack")
     w.get_by_role("button", name="Next").focus()
     last = str(len(_stacks()["probes"][0]["words"]))
-    web.press(w, "data-word", [("Enter", "1"), ("ArrowRight", "2"), ("ArrowLeft", "1"),
-                               ("End", last), ("ArrowRight", last), ("Home", "0")])  # clamped
+    web.press(w, "data-word", [("Home", "0"), ("Enter", "1"), ("ArrowRight", "2"),
+                               ("ArrowLeft", "1"), ("End", last), ("ArrowRight", last),
+                               ("Home", "0")])  # clamped
     w.get_by_role("button", name="Play").click()
     web.page.wait_for_function("() => +document.querySelector('[data-widget=live-stack]')"
                                ".dataset.word >= 2")
