@@ -17,7 +17,7 @@ generated/data/shakespeare.json               the summary (stacklib.charlm.summa
 from __future__ import annotations
 
 from scripts.generation import study_records
-from scripts.generation.markdown import NBSP, fmt_int, fmt_sci, header_comment, md_table
+from scripts.generation.markdown import MINUS, NBSP, fmt_int, fmt_sci, header_comment, md_table
 from scripts.generation.write import Output
 
 DATA = study_records.DATA
@@ -42,6 +42,8 @@ def play_title(name: str) -> str:
 
 
 def setup_md(corpus, base, licence: str, install: str) -> str:
+    from stacklib.charlm.study import SEEDS
+
     rows = [[side, len(split.names), fmt_int(len(split.text)),
              ", ".join(map(play_title, split.names)) if len(split.names) < 8
              else "every other play"]
@@ -63,16 +65,17 @@ def setup_md(corpus, base, licence: str, install: str) -> str:
             f"at {base.clip:g}. Every {base.eval_every} steps the model is scored on the "
             f"validation plays; a score without a new best halves the learning rate, "
             f"{base.patience} in a row end training, and the best weights are kept; at most "
-            f"{fmt_int(base.max_steps)} steps. Every configuration is trained with three seeds "
-            f"(0, 1, 2); tables give the mean{PM}standard deviation over them. Scores are bits "
-            "per character (bpc) on the test plays: lower is better.\n")
+            f"{fmt_int(base.max_steps)} steps. Every configuration is trained with "
+            f"{len(SEEDS)} seeds ({', '.join(map(str, SEEDS))}); tables give the "
+            f"mean{PM}standard deviation over them. Scores are bits per character (bpc) on the "
+            "test plays: lower is better.\n")
 
 
-def trained_rows(configs: dict) -> list[list]:
+def trained_rows(configs: list[dict]) -> list[list]:
     return [[shape(c), fmt_int(c["params"]), bpc(c["test_bpc"]), bpc(c["train_bpc"]),
              fmt_int(round(sum(c["steps"]) / len(c["steps"]))),
              f"{c['epochs']['mean']:.1f}"]
-            for c in configs.values()]
+            for c in configs]
 
 
 TRAINED = ["Layers × width", "Parameters", "Test bpc", "Training bpc", "Steps", "Passes"]
@@ -80,7 +83,7 @@ TRAINED = ["Layers × width", "Parameters", "Test bpc", "Training bpc", "Steps",
 
 def depth_md(s: dict) -> str:
     order = sorted(s["depth"].values(), key=lambda c: (c["residual"], c["layers"]))
-    return (header_comment(__name__) + md_table(TRAINED, trained_rows(dict(enumerate(order))))
+    return (header_comment(__name__) + md_table(TRAINED, trained_rows(order))
             + "\n*Training bpc* is scored on the first test-sized stretch of the training "
             "plays; *passes*: characters read in training over the training text's length.\n")
 
@@ -90,7 +93,7 @@ def timed(ms: float, baseline: float) -> str:
     return f"{ms:.3g}{NBSP}ms (×{ms / baseline:.2f})"
 
 
-def budget_md(s: dict, timing: dict) -> str:
+def budget_md(s: dict, base, timing: dict) -> str:
     from stacklib.params import count_params
 
     ref = s["budget"][s["reference"]]
@@ -98,14 +101,13 @@ def budget_md(s: dict, timing: dict) -> str:
     one = min(s["budget"], key=lambda n: s["budget"][n]["layers"])
 
     def stack(c):
-        return count_params("lstm", timing["models"][s["reference"]]["embed_size"],
-                            c["hidden"], c["layers"])
+        return count_params("lstm", base.model.embed_size, c["hidden"], c["layers"])
 
     rows = []
     for name, c in s["budget"].items():
         t = ms[name]
         rows.append([shape(c), fmt_int(stack(c)),
-                     f"{100 * (stack(c) / stack(ref) - 1):+.1f}{NBSP}%".replace("-", "−"),
+                     f"{100 * (stack(c) / stack(ref) - 1):+.1f}{NBSP}%".replace("-", MINUS),
                      fmt_int(c["params"]), bpc(c["test_bpc"]),
                      *(timed(t[task], ms[one][task]) for task in ("train_step_ms",
                                                                   "char_latency_ms"))])
@@ -141,17 +143,19 @@ def data_md(s: dict, base, all_chars: int) -> str:
     for L in depths:
         header += [f"{L}{NBSP}layer{'s' if L > 1 else ''}: training bpc", "test bpc", "gap",
                    "passes", "stopped early"]
-    capped = [g for c in [*cells.values(), *(full[L] for L in depths)]
-              for g, stop in zip(c["late_gain"], c["stopped"], strict=True) if stop != "patience"]
+    capped = [(g, halved) for c in [*cells.values(), *(full[L] for L in depths)]
+              for g, halved, stop in zip(c["late_gain"], c["lr_halvings"], c["stopped"],
+                                         strict=True) if stop != "patience"]
     return (header_comment(__name__) + md_table(header, rows)
             + f"\nWidth {base.model.hidden_size}, plain stacks. Every run trained until "
               f"{base.patience} validation scores in a row brought no new best (the smaller "
               f"sets are scored about once a pass) or for at most {fmt_int(base.max_steps)} "
               "steps; *stopped early* counts the seeds that stopped because validation no "
               "longer improved rather than at the step cap; those that reached the cap had "
-              f"improved their best validation bpc by at most {max(capped):.3f} in their last "
-              "1,000 steps, their learning rate long since halved several times. The last row "
-              "is the depth table's runs.\n")
+              f"improved their best validation bpc by at most {max(g for g, _ in capped):.3f} "
+              "in their last 1,000 steps, their learning rate halved at least "
+              f"{min(h for _, h in capped)} times by then. The last row is the depth table's "
+              "runs.\n")
 
 
 def remaining(curve: list[float], after: int) -> float:
@@ -242,7 +246,7 @@ def run(out: Output) -> None:
     s, base, describe = study.summary, study.base, describe_config()
     corpus = shakespeare()
     partials = {"setup": setup_md(corpus, base, LICENCE, INSTALL), "depth": depth_md(s),
-                "budget": budget_md(s, study.timing),
+                "budget": budget_md(s, base, study.timing),
                 "data": data_md(s, base, len(corpus.train.text)),
                 "timescales": timescales_md(s), "deep": deep_md(s, base), "lr": lr_md(s, base),
                 "samples": samples_md(s, describe.prompt, describe.temperature)}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from itertools import pairwise
 
 import numpy as np
 
@@ -61,8 +62,14 @@ def trained(runs: list[dict]) -> dict:
             "steps": [r["steps"] for r in runs], "epochs": spread(r["epochs"] for r in runs),
             "stopped": [r["history"]["stopped"] for r in runs],
             "late_gain": [late_gain(r) for r in runs],
+            "lr_halvings": [lr_halvings(r) for r in runs],
             "seconds": spread(r["history"]["seconds"] for r in runs),
             "curve": curve(runs)}
+
+
+def lr_halvings(run: dict) -> int:
+    """How many times a run's learning rate was lowered (once per score without a new best)."""
+    return sum(after < before for before, after in pairwise(run["history"]["lr"]))
 
 
 def late_gain(run: dict, window: int = 1000) -> float | None:
