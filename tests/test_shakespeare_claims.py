@@ -192,6 +192,9 @@ def test_depth_data_claims(study):
     for L in (1, 3):  # "the gap narrows ... smallest on the full set"
         gaps = [mean(c) - mean(c, "train_bpc") for c in rows[L]]
         assert gaps[-1] == min(gaps) and gaps[-1] < 0.3
+    for L in (1, 3):  # "on the two largest sets most runs reach the step cap first"
+        for c in rows[L][-2:]:
+            assert sum(stop == "max_steps" for stop in c["stopped"]) > len(c["stopped"]) / 2
     for L in (1, 3):  # the table's note: a capped run had all but converged, lr halved >= 3x
         for c in rows[L]:
             for gain, halved, stop in zip(c["late_gain"], c["lr_halvings"], c["stopped"],
