@@ -18,12 +18,21 @@ page speed). This hook keeps only what the notebook's HTML can use:
 Runs at priority 40: after hooks/mathml.py (50), so the rules are matched against the final
 notebook HTML, and before print-site (0), so the print page gets the pruned CSS too. Only pages
 built from ``.ipynb`` files are touched.
+
+Pruning takes about a second per notebook page, and every build (each `mkdocs serve` reload,
+the test suite's several builds) sees the same notebook HTML again: the result is kept under
+$XDG_CACHE_HOME/notebook-css/, named by a hash of the page's HTML, this file and the versions of
+the parsers it uses, so a changed notebook, rule or parser is pruned afresh.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
 import re
+from importlib.metadata import version
+from pathlib import Path
 
 import mkdocs.plugins
 import soupsieve
@@ -168,10 +177,36 @@ def prune_notebook_css(html: str) -> str:
     return _STYLE.sub(lambda m: f"{m.group(1)}{next(it)}{m.group(3)}", html)
 
 
+_SALT = "\n".join([Path(__file__).read_text(encoding="utf-8"),
+                   *(f"{name} {version(name)}" for name in ("tinycss2", "soupsieve",
+                                                           "beautifulsoup4"))])
+
+
+def cached_prune(html: str, cache: Path) -> str:
+    """prune_notebook_css(html), kept in ``cache`` under a name that changes with the input."""
+    key = hashlib.sha256(f"{_SALT}\n{html}".encode()).hexdigest()
+    path = cache / f"{key}.html"
+    if path.is_file():
+        return path.read_text(encoding="utf-8")
+    out = prune_notebook_css(html)
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{key}.{os.getpid()}.tmp")  # concurrent builds never see half a file
+    tmp.write_text(out, encoding="utf-8")
+    tmp.replace(path)
+    return out
+
+
+def cache_dir(config) -> Path:
+    """The project's tools keep their caches in $XDG_CACHE_HOME (the Makefile and the scripts
+    set it inside the project); a bare `mkdocs build` uses .cache/ beside mkdocs.yml."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path(config.config_file_path).parent / ".cache"
+    return Path(base) / "notebook-css"
+
+
 @mkdocs.plugins.event_priority(40)
 def on_page_content(html_content: str, page, config, files):
     if not str(page.file.src_uri).endswith(".ipynb"):
         return html_content
-    out = prune_notebook_css(html_content)
+    out = cached_prune(html_content, cache_dir(config))
     log.debug("notebook_css: %s: %d -> %d bytes", page.file.src_uri, len(html_content), len(out))
     return out

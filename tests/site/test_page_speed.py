@@ -139,6 +139,23 @@ def test_notebook_css_pruning_rules():
         assert dropped not in css, dropped
 
 
+def test_pruned_notebook_css_is_reused_only_for_the_same_page(tmp_path, monkeypatch):
+    notebook_css = hook("notebook_css")
+    page = ('<style>.jupyter-wrapper .a{color:red}.jupyter-wrapper .gone{color:blue}</style>'
+            '<div class="jupyter-wrapper"><p class="a">x</p></div>')
+    first = notebook_css.cached_prune(page, tmp_path)
+    assert first == notebook_css.prune_notebook_css(page) and ".gone" not in first
+    assert len(list(tmp_path.iterdir())) == 1
+
+    def no_pruning(html):
+        raise AssertionError("pruned again")
+
+    monkeypatch.setattr(notebook_css, "prune_notebook_css", no_pruning)
+    assert notebook_css.cached_prune(page, tmp_path) == first  # the same page: from the cache
+    with pytest.raises(AssertionError, match="pruned again"):  # another page: pruned afresh
+        notebook_css.cached_prune(page.replace('"a"', '"gone"'), tmp_path)
+
+
 def test_local_images_carry_their_intrinsic_size(site):
     sized = hook("img_size").intrinsic_size
     images = 0
