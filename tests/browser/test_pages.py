@@ -20,9 +20,14 @@ DATA = {"hero-lamps": "hero", "lenses": "lenses", "price": "params", "live-stack
 
 
 def axe_problems(page, context=None) -> list[str]:
+    """Serious and critical axe-core violations on the page (or in `context`). axe-core is put
+    into the page once per load (its 560 kB script took as long to parse as a small page's run)."""
     from axe_playwright_python.sync_playwright import Axe
 
-    results = Axe().run(page, context=context).response
+    if not page.evaluate("() => 'axe' in window"):
+        page.evaluate(Axe().axe_script)
+    results = page.evaluate("([context, options]) => axe.run(context || document, options)",
+                            [context, {"resultTypes": ["violations"]}])
     return [f"{v['id']} ({v['impact']}): {v['help']} — "
             + "; ".join(str(n["target"]) for n in v["nodes"][:4])
             for v in results["violations"] if v["impact"] in ("serious", "critical")]
@@ -277,10 +282,10 @@ def test_url_fragments_are_clamped(web, name, fragment, attr, expected):
 
 def test_widget_code_fits_the_budget(site_dir):
     """What the widgets cost a reader: the runtime, every widget's script, the scripts they
-    share (stack diagram, controls, formulas) and the widget stylesheets as served (minified
-    by hooks/minify.py, gzip-compressed): <= 26 KiB, of which about 0.4 KiB reserves each
-    widget's height before it mounts. (a11y.js and a11y.css patch the theme and other pages;
-    not widget code.)"""
+    share (stack diagram, controls, formulas) and the widget stylesheets, as served (minified by
+    hooks/minify.py, gzip-compressed), the twelve reserved heights about 0.2 KiB of it. The
+    bound keeps about 1.2 KiB for one more widget. (a11y.js and a11y.css patch the theme and
+    other pages; not widget code.)"""
     from scripts.site import compressed
 
     js = site_dir / "javascripts"
@@ -289,7 +294,7 @@ def test_widget_code_fits_the_budget(site_dir):
     files = [js / f"{name}.js" for name in sorted(scripts)]
     files += sorted((site_dir / "stylesheets").glob("widget*.css"))
     sizes = {f.name: len(compressed(f.read_bytes())) for f in files}
-    assert sum(sizes.values()) <= 26 * 1024, sizes
+    assert sum(sizes.values()) <= 27.2 * 1024, sizes
 
 
 def test_a_phone_gets_the_phone_layout_of_a_figure(web):
