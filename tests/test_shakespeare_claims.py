@@ -256,3 +256,20 @@ def test_learning_rate_claims(study):
     assert one[low]["mean"] > max(one[mid]["mean"], one[high]["mean"]) + 0.03
     unigram = shakespeare().unigram_bits()  # "no rate helped ... stayed at the unigram level"
     assert all(abs(v["mean"] - unigram) < 0.05 for v in rates[8].values())
+
+
+def test_readme_states_what_the_study_cost():
+    """README's run count, CPU-hours and hours on two cores, and the headline subset's minutes,
+    are the committed runs' own: each run records the CPU time of its (single-threaded) worker."""
+    from stacklib.charlm.study import headline, plan
+
+    runs = {path.stem: json.loads(path.read_text()) for path in
+            (DOCS / "generated/experiments/shakespeare").glob("L*.json")}
+    planned = plan(next(iter(runs.values()))["config"]["model"]["vocab_size"])
+    assert {run.name for run in planned} == set(runs)
+    hours = sum(r["cpu_seconds"] for r in runs.values()) / 3600
+    subset = sum(runs[run.name]["cpu_seconds"] for run in headline(planned)) / 60
+    readme = re.sub(r"\s+", " ", (DOCS.parent / "README.md").read_text(encoding="utf-8"))
+    assert (f"The study's {len(planned)} runs took {hours:.1f} CPU-hours "
+            f"({hours / 2:.1f} hours on 2 cores)") in readme
+    assert f"3 seeds (~{subset / 2:.0f} min on 2 cores)" in readme

@@ -1,7 +1,7 @@
 /* §03 blueprint: hover, tap or focus a part of the stack and the panel explains it. */
 StackWidgets.register("blueprint", {
   title: "Blueprint of a three-layer stack: explore its parts",
-  uses: ["stack-diagram"],
+  uses: ["stack-diagram", "mathml"],
   mount(ctx) {
     const { h, mathml, clamp } = StackWidgets;
 

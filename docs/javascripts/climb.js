@@ -3,9 +3,11 @@
 StackWidgets.register("climb", {
   title: "Climb stepper: one timestep of a two-layer LSTM, by the numbers",
   data: ["generated/data/walkthrough.json"],
+  uses: ["controls", "mathml"],
   mount(ctx, walk) {
-    const { h, mathml, button, clamp, formatVector, onArrowKeys, intInRange, hashParam,
+    const { h, mathml, button, clamp, formatFixed, onArrowKeys, intInRange, hashParam,
       table } = StackWidgets;
+    const formatVector = (values) => `[${values.map((v) => formatFixed(v)).join(", ")}]`;
     const steps = walk.steps;
     const count = steps.length;
     const where = (step) => (step.layer ? `Layer ${step.layer}` : "Output");

@@ -6,6 +6,7 @@
 StackWidgets.register("curves", {
   title: "Learning curves on Shakespeare",
   data: ["generated/data/shakespeare_curves.json"],
+  uses: ["controls"],
   mount(ctx, data) {
     const { h, svg, formatFixed, formatInt, intInRange, hashParam, radioGroup, slider, table,
       uniqueId } = StackWidgets;

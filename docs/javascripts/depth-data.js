@@ -3,6 +3,7 @@
 StackWidgets.register("depth-data", {
   title: "Depth and dataset size: training vs held-out error",
   data: ["generated/data/depth_data.json"],
+  uses: ["controls"],
   mount(ctx, data) {
     const { h, svg, clamp, formatFixed, formatInt, radioGroup, table } = StackWidgets;
     const depths = data.depths;

@@ -2,7 +2,7 @@
    describe it, with a dot riding the live path; #step=N opens at step N. */
 StackWidgets.register("follow-dot", {
   title: "Follow the signal up the stack, step by step",
-  uses: ["stack-diagram"],
+  uses: ["stack-diagram", "controls"],
   mount(ctx) {
     const { h, svg: svgElement, button, clamp, onArrowKeys, intInRange, hashParam } = StackWidgets;
     // Parts lit at each step (step 0 = the overview, everything lit).

@@ -4,14 +4,15 @@
 StackWidgets.register("hero-lamps", {
   title: "Three lamps per word: a three-layer stack reading the probe sentence",
   data: ["generated/data/hero.json"],
+  uses: ["controls"],
   mount(ctx, hero) {
-    const { h, button, clamp, formatFixed, onArrowKeys, prefersReducedMotion } = StackWidgets;
+    const { h, button, clamp, formatFixed, onArrowKeys } = StackWidgets;
     const layers = hero.num_layers;
     const words = hero.words;
     const total = words.length * layers; // lamps, in firing order
     let lit = total; // lamps lit so far: it opens on the whole sentence read, bright and dim
     let pause = 0; // ticks spent on the full sentence before starting again
-    let autoplay = !prefersReducedMotion();
+    let autoplay = !matchMedia("(prefers-reduced-motion: reduce)").matches;
 
     const lamps = []; // lamps[word * layers + layer]: firing order
     const grid = h("div.w-lampgrid", { "aria-hidden": "true" }, words.map((word, w) => {

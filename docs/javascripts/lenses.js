@@ -4,8 +4,11 @@
 StackWidgets.register("lenses", {
   title: "Three lenses: what each layer of a trained stack works with",
   data: ["generated/data/lenses.json"],
+  uses: ["controls", "mathml"],
   mount(ctx, lens) {
-    const { h, svg, clamp, formatPercent, mathml, radioGroup } = StackWidgets;
+    const { h, svg, clamp, mathml, radioGroup } = StackWidgets;
+    // A no-break space before "%", so the sign never wraps onto a line of its own.
+    const formatPercent = (fraction) => `${(100 * fraction).toFixed(1)}\u00a0%`;
     const layers = lens.num_layers;
     const channels = lens.hidden_size;
     const FEATURES = { pos: "part of speech", word_number: "the word's own number",

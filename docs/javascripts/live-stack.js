@@ -3,6 +3,7 @@
 StackWidgets.register("live-stack", {
   title: "Live stack: a trained two-layer LSTM reading the probes",
   data: ["generated/data/live_stack.json"],
+  uses: ["controls", "mathml"],
   mount(ctx, live) {
     const { h, svg, button, clamp, formatFixed, mathml, onArrowKeys, radioGroup, intInRange,
       hashParam } = StackWidgets;

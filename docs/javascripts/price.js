@@ -4,6 +4,7 @@
 StackWidgets.register("price", {
   title: "Price a stack: parameters of stacked RNN, GRU and LSTM",
   data: ["generated/data/params.json"],
+  uses: ["controls"],
   mount(ctx, params) {
     const { h, formatInt, radioGroup, slider, table } = StackWidgets;
     const defaults = params.defaults;

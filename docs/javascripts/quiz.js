@@ -6,6 +6,7 @@
 StackWidgets.register("quiz", {
   title: "Mastery check with immediate feedback",
   data: ["generated/data/quiz.json"],
+  uses: ["controls"],
   mount(ctx, key) {
     const { h, button, formatFixed, formatInt, uniqueId } = StackWidgets;
     const element = ctx.el;

@@ -10,9 +10,10 @@
        mount(ctx, ...json) // builds the UI into ctx.ui
      });
 
-   The runtime also offers the small toolkit the widgets share: element builders, number
-   formats, a TeX-subset-to-MathML converter, accessible controls, and loops that run only
-   while their widget is on screen. */
+   The runtime also offers what most widgets need: element builders, number formats, numbers
+   read from the URL fragment, and loops that run only while their widget is on screen. The
+   rest of the widgets' toolkit comes in scripts a widget `uses`: controls.js (buttons, radios,
+   sliders, tables, arrow keys) and mathml.js (formulas that change with the widget's state). */
 (function () {
   "use strict";
   if (window.StackWidgets) return; // instant navigation re-runs page scripts: keep one runtime
@@ -91,11 +92,6 @@
     return (Number(text) === 0 ? text.replace("-", "") : text).replace("-", "\u2212");
   };
   const formatInt = (value) => Math.round(value).toLocaleString("en-US");
-  // A no-break space before "%", so the sign never wraps onto a line of its own.
-  const formatPercent = (fraction, digits = 1) =>
-    `${(100 * fraction).toFixed(digits)}\u00a0%`;
-  const formatVector = (values, digits = 4) =>
-    `[${values.map((v) => formatFixed(v, digits)).join(", ")}]`;
 
   const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
   /** An integer read from text (a URL fragment), clamped to [low, high]; `fallback` if none. */
@@ -108,104 +104,6 @@
 
   /** A key of the URL fragment: "#step=3&word=2" -> hashParam("step") = "3". */
   const hashParam = (key) => new URLSearchParams(location.hash.slice(1)).get(key);
-  const prefersReducedMotion = () =>
-    matchMedia("(prefers-reduced-motion: reduce)").matches;
-
-  // --- math -----------------------------------------------------------------------------------
-
-  /* The widgets' formulas in a small TeX subset, as MathML (the pages' math is converted at
-     build time; a widget's changes with its state): atoms with _x, _{...}, ^x, ^{...};
-     "quoted text"; \sigma \odot \tanh \gamma; the Greek letters σ γ ρ as they are. */
-  const TEX_COMMANDS = { sigma: "σ", odot: "⊙", tanh: "tanh", gamma: "γ" };
-  // A number; its sign is part of it only when nothing it could subtract from comes before
-  // (so "a - 1" is a minus operator and "[0.3, -0.2]" holds the number −0.2).
-  const NUMBER = String.raw`(?:(?<![\w)\]}]\s*)[-−])?\d+(?:\.\d+)?`;
-  const ATOM = `"[^"]*"|[A-Za-zσγρ]+|${NUMBER}`;
-
-  const tokensToMathML = (text) => text.replace(RegExp(`${ATOM}|\\S`, "g"), (token) => {
-    if (token[0] === '"') return `<mtext>\u00a0${token.slice(1, -1)}\u00a0</mtext>`;
-    if (/^[A-Za-zσγρ]/.test(token)) return `<mi>${token}</mi>`;
-    if (/\d/.test(token)) return `<mn>${token.replace("-", "−")}</mn>`;
-    return `<mo stretchy="false">${token === "-" ? "−" : token}</mo>`;
-  });
-
-  const groupToMathML = (group) =>
-    `<mrow>${tokensToMathML(group[0] === "{" ? group.slice(1, -1) : group)}</mrow>`;
-
-  const SCRIPTED = RegExp(String.raw`(${ATOM}|[^\s_^{}])` +
-    String.raw`(?:_(\{[^{}]*\}|[^\s{}]))?(?:\^(\{[^{}]*\}|[^\s{}]))?`, "g");
-
-  const mathml = (tex) => {
-    const body = tex
-      .replace(/\\([a-z]+)/g, (match, command) => TEX_COMMANDS[command] || command)
-      .replace(/</g, "&lt;")
-      .replace(SCRIPTED, (match, base, sub, sup) => {
-        const tag = sub && sup ? "msubsup" : sub ? "msub" : sup ? "msup" : "";
-        if (!tag) return tokensToMathML(base);
-        return `<${tag}>${tokensToMathML(base)}${sub ? groupToMathML(sub) : ""}` +
-          `${sup ? groupToMathML(sup) : ""}</${tag}>`;
-      });
-    const box = document.createElement("span");
-    box.innerHTML = `<math>${body}</math>`;
-    return box.firstChild;
-  };
-
-  // --- controls -------------------------------------------------------------------------------
-
-  const button = (label, onclick, attrs) =>
-    h("button.w-btn", { type: "button", onclick, ...attrs }, label);
-
-  /** Radio buttons styled as a segmented control; .set(value) checks one from code. */
-  const radioGroup = (legend, options, value, onchange) => {
-    const name = uniqueId("r");
-    const box = h("fieldset.w-seg", h("legend", legend));
-    const inputs = options.map(([optionValue, label]) => {
-      const input = h("input", { type: "radio", name, value: optionValue,
-        onchange: () => onchange(optionValue) });
-      input.checked = String(optionValue) === String(value);
-      box.append(h("label", input, h("span", label)));
-      return input;
-    });
-    box.set = (newValue) => inputs.forEach((input) => {
-      input.checked = input.value === String(newValue);
-    });
-    return box;
-  };
-
-  /** A labelled range input; `format` writes its value beside it and as its spoken value. */
-  const slider = (label, { min, max, step = 1, value }, format, oninput) => {
-    const id = uniqueId("s");
-    // The slider itself announces its value (aria-valuetext): the output stays quiet.
-    const output = h("output", { for: id, "aria-live": "off" });
-    const input = h("input", { type: "range", id, min, max, step, value });
-    const read = () => {
-      const current = clamp(Number(input.value), min, max); // a tampered value is clamped
-      output.textContent = format(current);
-      input.ariaValueText = format(current);
-      return current;
-    };
-    input.addEventListener("input", () => oninput(read()));
-    read();
-    return h("div.w-slider", h("label", { for: id, text: label }), output, input);
-  };
-
-  const table = (caption, headings, tbody) => h("table.w-table",
-    h("caption", { text: caption }),
-    h("thead", h("tr", headings.map((text) => h("th", { scope: "col", text })))),
-    tbody);
-
-  /** Arrow keys, Home and End on `element` call map.prev / next / first / last (not while the
-      reader types in a field, nor with a modifier: those keys belong to the browser). */
-  const onArrowKeys = (element, map) => element.addEventListener("keydown", (event) => {
-    if (/^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName) || event.altKey ||
-      event.ctrlKey || event.metaKey) return;
-    const action = { ArrowLeft: map.prev, ArrowUp: map.prev, ArrowRight: map.next,
-      ArrowDown: map.next, Home: map.first, End: map.last }[event.key];
-    if (action) {
-      event.preventDefault();
-      action();
-    }
-  });
 
   // --- visibility and loops -------------------------------------------------------------------
 
@@ -381,8 +279,7 @@
   };
   // What widgets use (the rest stays inside this file).
   Object.assign(StackWidgets, { register, loadJSON, h, svg, uniqueId, formatFixed, formatInt,
-    formatPercent, formatVector, clamp, intInRange, hashParam, prefersReducedMotion, mathml,
-    button, radioGroup, slider, table, onArrowKeys });
+    clamp, intInRange, hashParam });
 
   // Material's document$ emits on every page, instant navigation included.
   if (window.document$) window.document$.subscribe(scheduleScan);

@@ -4,6 +4,7 @@
    disagree with the page. */
 StackWidgets.register("symbols", {
   title: "Symbol inspector for the governing equation",
+  uses: ["controls"],
   mount(ctx) {
     const { h, clamp, onArrowKeys } = StackWidgets;
     const element = ctx.el;

@@ -4,6 +4,7 @@
 StackWidgets.register("vanishing", {
   title: "Two vanishing paths: the gradient reaching each layer",
   data: ["generated/data/vanishing.json"],
+  uses: ["controls", "mathml"],
   mount(ctx, model) {
     const { h, svg, clamp, formatFixed, mathml, radioGroup, slider, table } = StackWidgets;
     const measured = model.measured;

@@ -4,8 +4,11 @@
 StackWidgets.register("verdict", {
   title: "Depth vs width: flip between the two ways to spend one parameter budget",
   data: ["generated/data/verdict.json"],
+  uses: ["controls"],
   mount(ctx, verdict) {
-    const { h, formatInt, formatPercent, radioGroup } = StackWidgets;
+    const { h, formatInt, radioGroup } = StackWidgets;
+    // A no-break space before "%", so the sign never wraps onto a line of its own.
+    const formatPercent = (fraction) => `${(100 * fraction).toFixed(2)}\u00a0%`;
     const TEXT = { // [name, per word, gradient paths, what it computes per word]
       wide: ["Shallow & wide", "cell firing", "back through time", "one round of features"],
       deep: ["Deep & narrow", "cell firings, one after another",
@@ -44,7 +47,7 @@ StackWidgets.register("verdict", {
       if (trained) {
         rows.push(["Toy scale, trained", `${trained.layers} × ${trained.hidden} ` +
           `(${formatInt(trained.params)} parameters): held-out agreement ` +
-          `${formatPercent(trained.agreement, 2)}; steps to 90 % (${trained.seeds} seeds): ` +
+          `${formatPercent(trained.agreement)}; steps to 90 % (${trained.seeds} seeds): ` +
           trained.steps_to_90.map(formatInt).join(", ")]);
       }
       facts.replaceChildren(...rows.flatMap(([term, ...description]) =>
