@@ -12,6 +12,7 @@ import torch
 from stacklib.charlm import analysis, study
 from stacklib.charlm.model import CharLM, ModelConfig
 from stacklib.charlm.train import TrainConfig, bits_per_char, streams, train
+from stacklib.corpus import shakespeare
 
 V = 11
 
@@ -167,8 +168,15 @@ def test_the_plan_trains_every_configuration_with_three_seeds():
         configs.setdefault(dataclasses.replace(r.train, seed=0), set()).add(r.train.seed)
     assert all(seeds == set(study.SEEDS) for seeds in configs.values())
     assert {r.group for r in runs} == {"depth", "budget", "data", "deep", "lr"}
+    # depth x data: the subsets, and the full training set through the depth group's runs of
+    # the same stacks, together span >= 30x
     sizes = sorted({r.train.train_chars for r in runs if r.group == "data"})
-    assert sizes[-1] / sizes[0] >= 30
+    full = {dataclasses.replace(r.train, seed=0) for r in runs if r.group == "depth"}
+    for r in runs:
+        if r.group == "data":
+            assert dataclasses.replace(r.train, seed=0, train_chars=None,
+                                       eval_every=study.base_config(77).eval_every) in full
+    assert len(shakespeare().train.text) / sizes[0] >= 30 > sizes[-1] / sizes[0]
     headline = study.headline(runs)
     reference = dataclasses.replace(study.base_config(76).model, num_layers=study.REFERENCE_LAYERS)
     assert len(headline) == 6 and not any(r.train.model.residual for r in headline)

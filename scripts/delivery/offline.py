@@ -8,8 +8,9 @@ temporary directory, or takes an existing offline build with --site-dir, and zip
 top-level folder. Unzip, open depth-lecture/index.html in a browser. Deterministic: sorted entries,
 fixed timestamps.
 
-Browsers refuse fetch() over file://, so the widgets' JSON (generated/data/*.json) is also
-written into assets/offline-data.js as `window.STACK_DATA = {"generated/data/x.json": ...}`,
+Browsers refuse fetch() over file://, so the JSON the widget scripts name (generated/data/*.json
+in their `data` lists; not the other generated data, such as the study's summary the tests read)
+is also written into assets/offline-data.js as `window.STACK_DATA = {"generated/data/x.json": ...}`,
 loaded first via extra.polyfills in mkdocs-offline.yml; the widget runtime reads it when present
 and falls back to its static figures otherwise.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import tempfile
 import time
 import zipfile
@@ -31,9 +33,19 @@ FOLDER = "depth-lecture"
 FIXED_TIME = (2000, 1, 1, 0, 0, 0)
 
 
+WIDGET_DATA = re.compile(r"generated/data/[\w.-]+\.json")
+
+
+def widget_data(site_dir: Path) -> list[str]:
+    """The data files the built widget scripts name: every page loads offline-data.js, so it
+    holds only what a widget reads."""
+    return sorted({name for script in (site_dir / "javascripts").glob("*.js")
+                   for name in WIDGET_DATA.findall(script.read_text(encoding="utf-8"))})
+
+
 def write_offline_data(site_dir: Path) -> Path:
-    data = {p.relative_to(site_dir).as_posix(): json.loads(p.read_text(encoding="utf-8"))
-            for p in sorted((site_dir / "generated" / "data").glob("*.json"))}
+    data = {name: json.loads((site_dir / name).read_text(encoding="utf-8"))
+            for name in widget_data(site_dir)}
     out = site_dir / "assets" / "offline-data.js"
     out.parent.mkdir(parents=True, exist_ok=True)
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False, sort_keys=True)

@@ -23,6 +23,7 @@ from scripts.generation.figures import GREY, LABEL, SMALL, TICK, TITLE, layer_co
 from scripts.generation.write import Output
 
 DATA = study_records.DATA
+BPC_AXIS = (2.0, 2.9)  # the learning curves' y range, shared with their live version's data
 
 
 def _seed_band(ax, curve: dict, color: str, label: str, dashed: bool = False) -> None:
@@ -53,7 +54,7 @@ def depth_figure(plt, s: dict):
                 _seed_band(ax, c["curve"], layer_color(c["layers"], 4),
                            f"{c['layers']} layer{'s' * (c['layers'] > 1)}",
                            dashed=residual and c is one)
-        _bpc_axes(ax, "residual from layer 2" if residual else "plain stacks", 2.0, 2.9)
+        _bpc_axes(ax, "residual from layer 2" if residual else "plain stacks", *BPC_AXIS)
     axes[1].set_ylabel("")
     return fig
 
@@ -63,7 +64,7 @@ def budget_figure(plt, s: dict):
     for c in s["budget"].values():
         _seed_band(ax, c["curve"], layer_color(c["layers"], 4),
                    f"{c['layers']} × {c['hidden']}")
-    _bpc_axes(ax, "one budget, split among 1-4 layers", 2.0, 2.9)
+    _bpc_axes(ax, "one budget, split among 1-4 layers", *BPC_AXIS)
     return fig
 
 

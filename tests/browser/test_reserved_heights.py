@@ -25,9 +25,14 @@ WATCH_SHIFTS = """widget => {
 }"""
 
 
+# (widget, data-view): a widget shown more than once on its page, each view in turn
+INSTANCES = [(n, None) for n in sorted(PAGES) if n != "curves"] + [("curves", "depth"),
+                                                                  ("curves", "budget")]
+
+
 @pytest.mark.parametrize("width", [360, 1100])
-@pytest.mark.parametrize("name", sorted(PAGES))
-def test_a_widget_appears_without_moving_the_page(web, name, width):
+@pytest.mark.parametrize(("name", "view"), INSTANCES)
+def test_a_widget_appears_without_moving_the_page(web, name, view, width):
     page = web.page
     page.set_viewport_size({"width": width, "height": 740})
     held = []  # the widget's own script, held until the widget is on screen
@@ -39,7 +44,8 @@ def test_a_widget_appears_without_moving_the_page(web, name, width):
             break
         page.wait_for_timeout(100)
     page.wait_for_function("() => document.fonts.status === 'loaded'")
-    widget = page.locator(f'.widget[data-widget="{name}"]')
+    widget = page.locator(f'.widget[data-widget="{name}"]' + (f'[data-view="{view}"]' if view
+                                                               else ""))
     widget.evaluate("e => e.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(200)  # anything still settling from the load happens before we watch
     widget.evaluate(WATCH_SHIFTS)

@@ -88,6 +88,9 @@ def test_search_works_from_file_url(offline, browser):
 def test_widgets_mount_from_file_url(offline, browser):
     """fetch() is refused over file://: the widgets read window.STACK_DATA instead."""
     _, site = offline
+    bundled = (site / "assets/offline-data.js").read_text(encoding="utf-8")
+    assert '"generated/data/params.json"' in bundled
+    assert "generated/data/shakespeare.json" not in bundled  # read by tests, not by widgets
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         page.goto((site / "05-cell-flavors.html").as_uri())
@@ -95,3 +98,17 @@ def test_widgets_mount_from_file_url(offline, browser):
                                state="attached", timeout=15_000)
     finally:
         page.close()
+
+
+def test_offline_data_holds_what_the_widget_scripts_name(tmp_path):
+    from scripts.delivery.offline import write_offline_data
+
+    (tmp_path / "javascripts").mkdir()
+    (tmp_path / "javascripts/a.js").write_text('data:["generated/data/x.json"]')
+    (tmp_path / "javascripts/b.js").write_text('data:["generated/data/y-1.json"]')
+    (tmp_path / "generated/data").mkdir(parents=True)
+    for name, value in (("x", 1), ("y-1", 2), ("summary", 3)):
+        (tmp_path / f"generated/data/{name}.json").write_text(str(value))
+    text = write_offline_data(tmp_path).read_text()
+    assert text == ('window.STACK_DATA = {"generated/data/x.json":1,'
+                    '"generated/data/y-1.json":2};\n')
