@@ -8,6 +8,7 @@ its printed numbers stacklib's) and execute a quick build of it (every cell, a f
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -136,6 +137,20 @@ def test_the_closing_words_describe_the_run(committed):
     scores = dict(re.findall(r"^(.+?)\s+(\d+\.\d+) bits per character$",
                              printed(cells["score"]), re.MULTILINE))
     assert float(scores["2-layer LSTM"]) < float(scores["character frequency"])
+
+
+def test_the_run_scores_worse_than_the_studys_two_layer_models(committed):
+    """The closing cell's "expect this run's test score to be worse (higher) than that
+    section's two-layer models'": worse than every seed of them, plain or residual."""
+    cells = {cell.id: cell for cell in committed.cells}
+    notebook = float(re.search(r"2-layer LSTM\s+(\d+\.\d+)", printed(cells["score"]))[1])
+    study = json.loads((DOCS / "generated/data/shakespeare.json").read_text(encoding="utf-8"))
+    two_layers = [cfg["test_bpc"]["values"] for cfg in study["depth"].values()
+                  if cfg["layers"] == 2]
+    assert len(two_layers) == 2  # plain and residual
+    assert "worse (higher) than that section's two-layer models'" in \
+        " ".join(cells["closing"].source.split())
+    assert notebook > max(max(values) for values in two_layers)
 
 
 def test_quick_build_executes_every_cell():
