@@ -89,3 +89,11 @@ def test_size_images_wraps_only_figures_with_a_phone_file(tmp_path):
                    'width="200" height="400"><img alt="A" src="../f/a.svg" width="400" '
                    'height="200"></picture><img alt="B" src="../f/b.svg" width="40" height="40">'
                    '</p>')
+
+
+def test_resync_sources_points_each_phone_source_beside_its_img():
+    """The print page re-bases <img src> only (print-site): its <source> follows the <img>."""
+    page = ('<picture><source media="(max-width: 36em)" srcset="g/a.phone.svg" width="2" '
+            'height="4"><img alt="A" src="../g/a.svg" width="4" height="2"></picture>')
+    assert img_size.resync_sources(page) == page.replace('"g/a.phone.svg"', '"../g/a.phone.svg"')
+    assert img_size.resync_sources(img_size.resync_sources(page)) == img_size.resync_sources(page)
