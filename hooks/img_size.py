@@ -18,7 +18,9 @@ below PHONE_MEDIA, with that file's own width and height (no layout shift there 
 keeps the wide figure: a printed page is wider than PHONE_MEDIA.
 
 Runs at priority 50, like hooks/mathml.py, so the print page (print-site, last) gets sized
-images too.
+images too. print-site then re-bases each <img src> for the print page's folder but leaves
+<source srcset> alone: after it has written that page, each phone source is derived from its
+<img> again (on_post_build), so no link there is broken.
 """
 
 from __future__ import annotations
@@ -105,6 +107,30 @@ def size_images(content: str, page_dest: str, lookup) -> str:
                 f' width="{phone[0]}" height="{phone[1]}">{tag}</picture>')
 
     return _IMG.sub(repl, content)
+
+
+_PICTURE = re.compile(r'(<picture><source\b[^>]*\ssrcset=")[^"]*("[^>]*>)(<img\b[^>]*>)')
+
+
+def resync_sources(text: str) -> str:
+    """`text` with each <picture>'s phone <source> pointing beside its <img> again."""
+    def repl(m: re.Match) -> str:
+        src = html.unescape(_SRC.search(m.group(3)).group(1))
+        return f"{m.group(1)}{html.escape(phone_variant(src))}{m.group(2)}{m.group(3)}"
+
+    return _PICTURE.sub(repl, text)
+
+
+@mkdocs.plugins.event_priority(-100)  # after print-site has written the print page
+def on_post_build(config):
+    plugin = config.plugins.get("print-site")
+    if plugin is None or getattr(plugin, "print_page", None) is None:
+        return
+    path = Path(plugin.print_page.file.abs_dest_path)
+    text = path.read_text(encoding="utf-8")
+    fixed = resync_sources(text)
+    if fixed != text:
+        path.write_text(fixed, encoding="utf-8")
 
 
 @mkdocs.plugins.event_priority(50)

@@ -13,6 +13,11 @@ INK = "#1f2937"
 # Text sizes in points for figures shown at the page's content width (~688 px) from ~8.5 in wide:
 # about 1.1 px per point, so the smallest text (8.5 pt) stays near 9-10 px on screen and in print.
 TICK, LABEL, TITLE, SMALL = 9, 9.5, 10.5, 8.5
+# A phone layout (NAME.phone.svg beside NAME.svg; hooks/img_size.py serves it to phones) is drawn
+# PHONE_WIDTH inches wide and shown in a ~328 px column, about 1.15 px per point: the sizes above
+# stay >= 9.5 px there, and text with a sub- or superscript (70 % of its size) needs SCRIPT pt.
+PHONE_WIDTH = 3.9
+SCRIPT = 11.5
 
 
 def layer_color(layer: int, num_layers: int = 3) -> str:
@@ -67,3 +72,10 @@ def save_svg(fig, out: Output, rel: str, title: str) -> None:
     plt.close(fig)
     text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
     path.write_text(text, encoding="utf-8", newline="\n")
+
+
+def save_layouts(draw, out: Output, rel: str, title: str) -> None:
+    """Save `draw(phone=False)` as `rel` (desktop and print) and `draw(phone=True)` as its phone
+    layout beside it (`x.svg` -> `x.phone.svg`)."""
+    save_svg(draw(phone=False), out, rel, title)
+    save_svg(draw(phone=True), out, rel.removesuffix(".svg") + ".phone.svg", title)

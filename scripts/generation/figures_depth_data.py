@@ -11,7 +11,15 @@ Both read experiments/depth_data.json (schema: the docstring of stacklib/experim
 
 from __future__ import annotations
 
-from scripts.generation.figures import GREY, LABEL, LAYER_COLORS, TICK, TITLE, mpl, save_svg
+from scripts.generation.figures import (
+    GREY,
+    LABEL,
+    LAYER_COLORS,
+    TICK,
+    TITLE,
+    mpl,
+    save_layouts,
+)
 from scripts.generation.write import Output
 
 DATA = ["docs/generated/experiments/depth_data.json"]
@@ -91,5 +99,5 @@ def draw(data: dict, phone: bool):
 
 def run(out: Output) -> None:
     data = out.read_json(DATA[0])
-    save_svg(draw(data, phone=False), out, "generated/figures/depth_vs_data.svg", ALT)
-    save_svg(draw(data, phone=True), out, "generated/figures/depth_vs_data.phone.svg", ALT)
+    save_layouts(lambda phone: draw(data, phone), out, "generated/figures/depth_vs_data.svg",
+                 ALT)

@@ -3,7 +3,8 @@
 generated/figures/gradient_decay.svg  toy model factor^(L-l) vs the residual identity path, and
                                       the gradient measured at initialisation per layer
                                       (experiments/gradient_flow.json; schema: the docstring
-                                      of stacklib/experiments/gradient_flow.py)
+                                      of stacklib/experiments/gradient_flow.py); its
+                                      phone layout (.phone.svg): the panels in one column
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from scripts.generation.figures import (
     INK,
     LABEL,
     LAYER_COLORS,
+    PHONE_WIDTH,
+    SCRIPT,
     SMALL,
     TICK,
     TITLE,
     layer_color,
     mpl,
-    save_svg,
+    save_layouts,
 )
 from scripts.generation.write import Output
 from stacklib.lecture import GRADIENT_MODEL
@@ -37,24 +40,27 @@ VARIANT_STYLE = {  # colour, line style, label
 }
 
 
-def _toy_panel(ax, factor: float, L: int) -> None:
+def _toy_panel(ax, factor: float, L: int, phone: bool) -> None:
     layers = list(range(1, L + 1))
     plain = [factor ** (L - layer) for layer in layers]
     ax.bar([x - 0.2 for x in layers], plain, width=0.38,
            color=[layer_color(x, L) for x in layers], label=f"no residual: {factor:.2f}$^{{L-l}}$")
     ax.bar([x + 0.2 for x in layers], [1.0] * L, width=0.38, color="none", edgecolor=INK,
-           hatch="//", label="residual: identity path keeps 1")
+           hatch="//", label="residual: identity path" + ("\n" if phone else " ") + "keeps 1")
     for x, v in zip(layers, plain, strict=True):
         ax.text(x - 0.2, v + 0.015, f"{v:.3f}", ha="center", fontsize=SMALL, color=INK)
     ax.set_xticks(layers, [f"layer {x}" + ("\n(top)" if x == L else "") for x in layers])
     ax.tick_params(labelsize=TICK)
-    ax.set_ylim(0, 1.25)
+    ax.set_ylim(0, 1.9 if phone else 1.25)  # room above the bars for the legend
+    if phone:
+        ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
     ax.set_ylabel("gradient reaching layer l (top = 1)", fontsize=LABEL)
-    ax.legend(loc="upper left", fontsize=10)  # 10 pt: its superscript stays ~8 px
+    # its superscript is 70 % of this: ~8 px at the page's width, ~9 px on a phone
+    ax.legend(loc="upper left", fontsize=SCRIPT if phone else 10)
     ax.set_title(f"Toy model, L = {L}:\nfactor {factor:.2f} per layer", fontsize=TITLE)
 
 
-def _measured_panel(ax, flow: dict, cell: str) -> None:
+def _measured_panel(ax, flow: dict, cell: str, phone: bool) -> None:
     """Depth profile at the last step of the deepest stack, normalised to its top layer."""
     depth = max(flow["depths"])
     lows, highs = [], []
@@ -78,35 +84,49 @@ def _measured_panel(ax, flow: dict, cell: str) -> None:
                     max(highs) * 2.5)
     ax.set_xticks(range(1, depth + 1))
     ax.tick_params(axis="x", labelsize=TICK)
-    ax.tick_params(axis="y", labelsize=10.5)  # 10^k: the exponent is 70 % of this
+    ax.tick_params(axis="y", labelsize=SCRIPT if phone else 10.5)  # 10^k: exponent 70 %
     ax.set_ylabel("gradient norm at layer l,\nlast step (top layer = 1)",
                   fontsize=LABEL)
     ax.legend(fontsize=SMALL, loc="lower right")
     ax.set_title(f"Measured at initialisation: {CELL_TITLES.get(cell, cell)}", fontsize=TITLE)
 
 
-def run(out: Output) -> None:
-    """Toy model on the left; the measured panels stacked on the right, sharing the layer axis."""
+def draw(flow: dict, cells: list[str], phone: bool):
+    """Toy model on the left, the measured panels stacked on the right sharing the layer axis;
+    on a phone, all of them in one column."""
     plt = mpl()
     cfg = GRADIENT_MODEL
-    flow = out.read_json(DATA[0])
-    cells = [c for c in MEASURED_CELLS if c in flow["cells"]]
-    if not cells:
-        raise ValueError(f"{DATA[0]} measures none of {MEASURED_CELLS}")
-    height = 1.0 + 3.0 * len(cells)
-    fig = plt.figure(figsize=(8.4, height))
-    grid = fig.add_gridspec(len(cells), 2, width_ratios=[1, 1.25], left=0.09, right=0.98,
-                            top=1 - 0.82 / height, bottom=0.55 / height, wspace=0.3, hspace=0.42)
-    _toy_panel(fig.add_subplot(grid[:, 0]), cfg["factor"], cfg["num_layers"])
+    rows = len(cells) + 1 if phone else len(cells)
+    height = (1.5 + 2.9 * rows) if phone else 1.0 + 3.0 * len(cells)
+    fig = plt.figure(figsize=(PHONE_WIDTH, height) if phone else (8.4, height))
+    grid = (fig.add_gridspec(rows, 1, height_ratios=[1.25] + [1] * len(cells), left=0.2,
+                             right=0.98, top=1 - 0.95 / height, bottom=0.5 / height,
+                             hspace=0.45) if phone else
+            fig.add_gridspec(len(cells), 2, width_ratios=[1, 1.25], left=0.09, right=0.98,
+                             top=1 - 0.82 / height, bottom=0.55 / height, wspace=0.3,
+                             hspace=0.42))
+    _toy_panel(fig.add_subplot(grid[0, 0] if phone else grid[:, 0]), cfg["factor"],
+               cfg["num_layers"], phone)
     measured = []
     for r, cell in enumerate(cells):
-        ax = fig.add_subplot(grid[r, 1], sharex=measured[0] if measured else None)
-        _measured_panel(ax, flow, cell)
+        ax = fig.add_subplot(grid[r + 1, 0] if phone else grid[r, 1],
+                             sharex=measured[0] if measured else None)
+        _measured_panel(ax, flow, cell, phone)
         measured.append(ax)
     for ax in measured[:-1]:
         ax.tick_params(labelbottom=False)
     measured[-1].set_xlabel(f"layer l of the {max(flow['depths'])}-layer stack (1 = bottom)",
                             fontsize=LABEL)
-    fig.suptitle("The depth path: how much gradient reaches each layer", fontweight="bold",
+    title = "The depth path: how much gradient reaches each layer"
+    fig.suptitle(title.replace(": ", ":\n") if phone else title, fontweight="bold",
                  fontsize=11.5, y=0.995)
-    save_svg(fig, out, "generated/figures/gradient_decay.svg", "Gradient decay down the stack")
+    return fig
+
+
+def run(out: Output) -> None:
+    flow = out.read_json(DATA[0])
+    cells = [c for c in MEASURED_CELLS if c in flow["cells"]]
+    if not cells:
+        raise ValueError(f"{DATA[0]} measures none of {MEASURED_CELLS}")
+    save_layouts(lambda phone: draw(flow, cells, phone), out,
+                 "generated/figures/gradient_decay.svg", "Gradient decay down the stack")

@@ -12,6 +12,8 @@ generated/figures/shakespeare_gradients.svg   each layer's weight-gradient norm 
                                               connections and clipping
 
 Every curve is the mean over three seeds; the band spans the seeds' lowest to highest value.
+Each has a phone layout beside it (NAME.phone.svg, scripts/generation/figures.py): its panels in
+one column.
 """
 
 from __future__ import annotations
@@ -19,7 +21,18 @@ from __future__ import annotations
 import numpy as np
 
 from scripts.generation import study_records
-from scripts.generation.figures import GREY, LABEL, SMALL, TICK, TITLE, layer_color, mpl, save_svg
+from scripts.generation.figures import (
+    GREY,
+    LABEL,
+    PHONE_WIDTH,
+    SCRIPT,
+    SMALL,
+    TICK,
+    TITLE,
+    layer_color,
+    mpl,
+    save_layouts,
+)
 from scripts.generation.write import Output
 
 DATA = study_records.DATA
@@ -44,8 +57,16 @@ def _bpc_axes(ax, title: str, low: float, high: float) -> None:
     ax.legend(fontsize=SMALL)
 
 
-def depth_figure(plt, s: dict):
-    fig, axes = plt.subplots(1, 2, figsize=(8.6, 3.4), sharey=True)
+def _log_ticks(ax, phone: bool) -> None:
+    """10^k labels on a log axis: on a phone, large enough for the exponent to be read."""
+    if phone:
+        ax.tick_params(axis="y", which="both", labelsize=SCRIPT)
+
+
+def depth_figure(plt, s: dict, phone: bool):
+    fig, axes = plt.subplots(*((2, 1) if phone else (1, 2)),
+                             figsize=(PHONE_WIDTH, 5.8) if phone else (8.6, 3.4), sharey=True,
+                             sharex=phone)
     configs = sorted(s["depth"].values(), key=lambda c: c["layers"])
     one = next(c for c in configs if c["layers"] == 1)
     for ax, residual in zip(axes, (False, True), strict=True):
@@ -55,12 +76,15 @@ def depth_figure(plt, s: dict):
                            f"{c['layers']} layer{'s' * (c['layers'] > 1)}",
                            dashed=residual and c is one)
         _bpc_axes(ax, "residual from layer 2" if residual else "plain stacks", *BPC_AXIS)
-    axes[1].set_ylabel("")
+    if phone:
+        axes[0].set_xlabel("")
+    else:
+        axes[1].set_ylabel("")
     return fig
 
 
-def budget_figure(plt, s: dict):
-    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+def budget_figure(plt, s: dict, phone: bool):
+    fig, ax = plt.subplots(figsize=(PHONE_WIDTH, 3.2) if phone else (6.4, 3.4))
     for c in s["budget"].values():
         _seed_band(ax, c["curve"], layer_color(c["layers"], 4),
                    f"{c['layers']} × {c['hidden']}")
@@ -68,8 +92,8 @@ def budget_figure(plt, s: dict):
     return fig
 
 
-def data_figure(plt, s: dict, all_chars: int):
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+def data_figure(plt, s: dict, all_chars: int, phone: bool):
+    fig, ax = plt.subplots(figsize=(PHONE_WIDTH, 3.8) if phone else (6.4, 3.6))
     full = {c["layers"]: c for c in s["depth"].values() if not c["residual"]}
     for L in sorted({c["layers"] for c in s["data"].values()}):
         subsets = sorted((c for c in s["data"].values() if c["layers"] == L),
@@ -86,16 +110,25 @@ def data_figure(plt, s: dict, all_chars: int):
     ax.set_xscale("log")
     ax.set_xlabel("training characters", fontsize=LABEL)
     ax.set_ylabel("bits per character", fontsize=LABEL)
-    ax.set_title("each trained until validation stopped improving (or 6,000 steps)",
+    title = "each trained until validation stopped improving (or 6,000 steps)"
+    ax.set_title(title.replace("validation ", "validation\n") if phone else title,
                  fontsize=TITLE)
     ax.tick_params(labelsize=TICK)
+    if phone:
+        ax.tick_params(axis="x", labelsize=SCRIPT)  # 10^k: the exponent is 70 % of this
     ax.grid(alpha=0.25)
-    ax.legend(fontsize=SMALL, ncol=2)
+    if phone:  # below the axes: inside, it would cover the smallest set's points
+        ax.legend(fontsize=SMALL, ncol=2, loc="upper center", bbox_to_anchor=(0.45, -0.22))
+    else:
+        ax.legend(fontsize=SMALL, ncol=2)
     return fig
 
 
-def timescale_figure(plt, s: dict, layers: int = 4):
-    fig, axes = plt.subplots(2, 2, figsize=(8.6, 5.6), sharex=True)
+def timescale_figure(plt, s: dict, phone: bool, layers: int = 4):
+    fig, axes = plt.subplots(*((4, 1) if phone else (2, 2)),
+                             figsize=(PHONE_WIDTH - 0.3, 9.6) if phone else (8.6, 5.6),
+                             sharex=True, squeeze=False)
+    axes = axes.reshape(2, 2, order="F") if phone else axes  # [state, plain/residual]
     for col, residual in enumerate((False, True)):
         c = next(c for c in s["depth"].values()
                  if c["layers"] == layers and c["residual"] == residual)
@@ -109,15 +142,19 @@ def timescale_figure(plt, s: dict, layers: int = 4):
             ax.set_ylabel("relative change", fontsize=LABEL)
             ax.set_yscale("log")  # a constant half-life is a straight line
             ax.tick_params(labelsize=TICK)
+            _log_ticks(ax, phone)
             ax.grid(alpha=0.25)
-    for ax in axes[1]:
+    for ax in [axes[1, 1]] if phone else axes[1]:
         ax.set_xlabel("characters after the change", fontsize=LABEL)
     axes[0, 0].legend(fontsize=SMALL)
     return fig
 
 
-def gradient_figure(plt, s: dict, clip: float):
-    fig, axes = plt.subplots(2, 2, figsize=(8.6, 5.6), sharex=True, sharey=True)
+def gradient_figure(plt, s: dict, clip: float, phone: bool):
+    fig, axes = plt.subplots(*((4, 1) if phone else (2, 2)),
+                             figsize=(PHONE_WIDTH - 0.3, 10.4) if phone else (8.6, 5.6),
+                             sharex=True, sharey=True, squeeze=False)
+    axes = axes.reshape(2, 2) if phone else axes  # [plain/residual, clipped/not]
     for name, c in s["deep"].items():
         g = c["gradients"]
         ax = axes[int(c["residual"]), int(name.endswith("-noclip"))]
@@ -133,14 +170,15 @@ def gradient_figure(plt, s: dict, clip: float):
                     lw=1.3, label=f"layer {layer + 1}")
         ax.set_yscale("log")
         ax.tick_params(labelsize=TICK)
+        _log_ticks(ax, phone)
         ax.grid(alpha=0.25)
-    for ax in axes[1]:
+    for ax in [axes[1, 1]] if phone else axes[1]:
         ax.set_xlabel("training step", fontsize=LABEL)
-    for ax in axes[:, 0]:
+    for ax in axes.flat if phone else axes[:, 0]:
         ax.set_ylabel("weight-gradient norm", fontsize=LABEL)
     handles, labels = axes[0, 0].get_legend_handles_labels()
     # the residual panels' lower half is empty: the legend goes there, clear of every curve
-    axes[1, 0].legend(handles, labels, fontsize=SMALL, ncol=4, loc="lower center")
+    axes[1, 0].legend(handles, labels, fontsize=SMALL, ncol=2 if phone else 4, loc="lower center")
     return fig
 
 
@@ -164,9 +202,11 @@ def run(out: Output) -> None:
     study = study_records.load(out)
     s = study.summary
     plt = mpl()
-    figures = {"depth": depth_figure(plt, s), "budget": budget_figure(plt, s),
-               "data": data_figure(plt, s, len(shakespeare().train.text)),
-               "timescales": timescale_figure(plt, s),
-               "gradients": gradient_figure(plt, s, study.base.clip)}
-    for name, fig in figures.items():
-        save_svg(fig, out, f"generated/figures/shakespeare_{name}.svg", TITLES[name])
+    all_chars = len(shakespeare().train.text)
+    figures = {"depth": lambda phone: depth_figure(plt, s, phone),
+               "budget": lambda phone: budget_figure(plt, s, phone),
+               "data": lambda phone: data_figure(plt, s, all_chars, phone),
+               "timescales": lambda phone: timescale_figure(plt, s, phone),
+               "gradients": lambda phone: gradient_figure(plt, s, study.base.clip, phone)}
+    for name, draw in figures.items():
+        save_layouts(draw, out, f"generated/figures/shakespeare_{name}.svg", TITLES[name])

@@ -8,7 +8,17 @@ generated/figures/live_stack.svg  §06: the 2-layer LSTM's h per word for both p
 
 from __future__ import annotations
 
-from scripts.generation.figures import GREY, INK, LAYER_COLORS, mpl, save_svg
+import textwrap
+
+from scripts.generation.figures import (
+    GREY,
+    INK,
+    LAYER_COLORS,
+    PHONE_WIDTH,
+    SCRIPT,
+    mpl,
+    save_layouts,
+)
 from scripts.generation.write import Output
 
 DATA = ["docs/generated/experiments/stacks.json", "docs/generated/experiments/probes.json"]
@@ -27,32 +37,47 @@ def _lamp_color(color: str, level: float):
     return (1 - level * (1 - r), 1 - level * (1 - g), 1 - level * (1 - b))
 
 
-def hero_lamps(out: Output, stacks: dict) -> None:
+def hero_lamps(stacks: dict, phone: bool):
+    """A row of lamps per layer, a column per word; on a phone, a row per word."""
     plt = mpl()
     model, probe = stacks["models"]["hero"], stacks["probes"][0]
     lamps, words, L = model["probes"][0]["lamp"], probe["words"], model["num_layers"]
-    fig, ax = plt.subplots(figsize=(9.0, 3.4))
+    W = len(words)
+
+    def at(w: float, layer: float) -> tuple[float, float]:  # (word, layer) -> drawing x, y
+        return (1.4 * layer, -w) if phone else (w, layer)  # room for "layer N" above each
+
+    fig, ax = plt.subplots(figsize=(PHONE_WIDTH, 6.2) if phone else (9.0, 3.4))
     for layer in range(L):
         for w, level in enumerate(lamps[layer]):
             color = LAYER_COLORS[layer % 3]
-            ax.add_patch(plt.Circle((w, layer), 0.34, facecolor=_lamp_color(color, level),
+            ax.add_patch(plt.Circle(at(w, layer), 0.34, facecolor=_lamp_color(color, level),
                                     edgecolor=color, lw=1.4))
-        ax.text(-0.7, layer, f"layer {layer + 1}", ha="right", va="center", fontsize=9.5,
-                color=LAYER_COLORS[layer % 3], fontweight="bold")
+        ax.text(*at(-0.7 if not phone else -0.75, layer), f"layer {layer + 1}",
+                ha="center" if phone else "right", va="bottom" if phone else "center",
+                fontsize=9.5, color=LAYER_COLORS[layer % 3], fontweight="bold")
     for w, word in enumerate(words):
-        ax.text(w, -0.75, word, ha="center", va="top", fontsize=10, color=INK,
+        ax.text(*at(w, -0.75 if not phone else -0.7), word, ha="right" if phone else "center",
+                va="center" if phone else "top", fontsize=10, color=INK,
                 fontweight="bold" if w in (probe["subject_index"], probe["verb_index"]) else None)
-    ax.annotate("", (len(words) - 0.35, L - 0.6), (len(words) - 0.35, -0.4),
+    ax.annotate("", at(W - 0.35, L - 0.6), at(W - 0.35, -0.4),
                 arrowprops={"arrowstyle": "-|>", "color": GREY})
-    ax.text(len(words) - 0.2, (L - 1) / 2, "the climb,\nevery word", fontsize=8.5,
-            va="center", color=INK)
-    ax.set_xlim(-2.0, len(words) + 1.3)
-    ax.set_ylim(-1.3, L - 0.4)
+    ax.text(*at(W - 0.2 if not phone else W - 0.05, (L - 1) / 2),
+            "the climb, every word" if phone else "the climb,\nevery word", fontsize=8.5,
+            ha="center" if phone else "left", va="top" if phone else "center", color=INK)
+    if phone:
+        ax.set_xlim(-2.6, 1.4 * L - 0.8)
+        ax.set_ylim(-W - 0.4, 1.2)
+    else:
+        ax.set_xlim(-2.0, W + 1.3)
+        ax.set_ylim(-1.3, L - 0.4)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title("Three lamps per word: brightness = mean |h| of a trained 3-layer LSTM "
-                 "(per layer, scaled to its brightest word)", fontsize=10)
-    save_svg(fig, out, "generated/figures/hero_lamps.svg", "Three lamps per word")
+    title = ("Three lamps per word: brightness = mean |h| of a trained 3-layer LSTM "
+             "(per layer, scaled to its brightest word)")
+    ax.set_title(title.replace(": ", ":\n").replace(" of ", "\nof ").replace(" (", "\n(")
+                 if phone else title, fontsize=10)
+    return fig
 
 
 def _heatmap(ax, h, words, color, title, vmax=1.0, fontsize=8):
@@ -71,7 +96,9 @@ def _heatmap(ax, h, words, color, title, vmax=1.0, fontsize=8):
     return im
 
 
-def live_stack(out: Output, stacks: dict) -> None:
+def live_stack(stacks: dict, phone: bool):
+    """Per probe, a heat map and a bar chart per layer: the layers side by side, or on a phone
+    all of them in one column."""
     plt = mpl()
     model = stacks["models"]["live"]
     L = model["num_layers"]
@@ -79,57 +106,87 @@ def live_stack(out: Output, stacks: dict) -> None:
     # change between runs, which moved coordinates in the last digits of the SVG.
     n = len(stacks["probes"])
     top = max(max(max(r) for r in run["mean_abs_h"]) for run in model["probes"]) * 1.15
-    fig = plt.figure(figsize=(4.4 * L + 1.0, 4.6 * n))
-    grid = fig.add_gridspec(3 * n, L, height_ratios=[4, 1.3, 1.1] * n, left=0.06, right=0.9,
-                            top=0.89, bottom=0.02, hspace=0.12, wspace=0.12)
+    if phone:  # one column; below each probe's last bars, room for the next one's sentence
+        height = 2.0 + 3.0 * n * L
+        ratios = [r for p in range(n) for layer in range(L)
+                  for r in (4, 1.3, 2.8 if layer == L - 1 and p < n - 1 else 1.8)]
+        fig = plt.figure(figsize=(PHONE_WIDTH, height))
+        grid = fig.add_gridspec(3 * n * L, 1, height_ratios=ratios, left=0.16, right=0.98,
+                                top=1 - 1.5 / height, bottom=0.45 / height, hspace=0.12)
+    else:
+        fig = plt.figure(figsize=(4.4 * L + 1.0, 4.6 * n))
+        grid = fig.add_gridspec(3 * n, L, height_ratios=[4, 1.3, 1.1] * n, left=0.06,
+                                right=0.9, top=0.89, bottom=0.02, hspace=0.12, wspace=0.12)
+
+    def cell(p: int, layer: int, row: int):  # row 0: heat map, 1: bars
+        return grid[3 * (p * L + layer) + row, 0] if phone else grid[3 * p + row, layer]
+
+    small = 8.5 if phone else 8
     for p, (probe, run) in enumerate(zip(stacks["probes"], model["probes"], strict=True)):
         words = probe["words"]
         im = None
         for layer in range(L):
             color = LAYER_COLORS[layer % 3]
             reads = "reads the words" if layer == 0 else f"reads layer {layer}"
-            heat = fig.add_subplot(grid[3 * p, layer])
-            bar = fig.add_subplot(grid[3 * p + 1, layer], sharex=heat)
+            heat = fig.add_subplot(cell(p, layer, 0))
+            bar = fig.add_subplot(cell(p, layer, 1), sharex=heat)
             im = _heatmap(heat, run["h"][layer], words, color,
-                          f"layer {layer + 1} · $h_t^{{[{layer + 1}]}}$ — {reads}")
+                          f"layer {layer + 1} · $h_t^{{[{layer + 1}]}}$ — {reads}",
+                          fontsize=SCRIPT - 1.5 if phone else 8)
             heat.tick_params(labelbottom=False)
             bar.bar(range(len(words)), run["mean_abs_h"][layer], color=color, width=0.7)
-            bar.set_xticks(range(len(words)), words, rotation=55, ha="right", fontsize=8)
+            bar.set_xticks(range(len(words)), words, rotation=55, ha="right", fontsize=small)
             bar.set_ylim(0, top)
-            bar.set_ylabel("mean |h|", fontsize=8)
-            bar.tick_params(axis="y", labelsize=7)
+            bar.set_ylabel("mean |h|", fontsize=small)
+            bar.tick_params(axis="y", labelsize=small if phone else 7)
             if layer == 0:
-                heat.text(0, 1.16, f"“{probe['text']}”", transform=heat.transAxes,
-                          fontsize=10.5, fontweight="bold")
-        box = grid[3 * p, L - 1].get_position(fig)
-        cax = fig.add_axes((0.915, box.y0, 0.012, box.height))
-        fig.colorbar(im, cax=cax, label="$h$ value")
-    fig.suptitle(f"A trained {L}-layer LSTM reads the two probes: every channel, every word",
-                 fontweight="bold", fontsize=11.5, y=0.985)
-    save_svg(fig, out, "generated/figures/live_stack.svg", "Live stack heat maps")
+                sentence = f"“{probe['text']}”"
+                heat.text(0, 1.2 if phone else 1.16,
+                          textwrap.fill(sentence, 36) if phone else sentence,
+                          transform=heat.transAxes, fontsize=10.5, fontweight="bold")
+        if not phone:
+            box = grid[3 * p, L - 1].get_position(fig)
+            cax = fig.add_axes((0.915, box.y0, 0.012, box.height))
+            fig.colorbar(im, cax=cax, label="$h$ value")
+    if phone:  # every heat map has the same scale: one colour bar, under the last one
+        cax = fig.add_axes((0.3, 0.18 / height, 0.55, 0.12 / height))
+        fig.colorbar(im, cax=cax, orientation="horizontal")
+        cax.set_title("$h$ value", fontsize=10, fontweight="normal", loc="left", x=-0.3, y=-0.6)
+    title = f"A trained {L}-layer LSTM reads the two probes: every channel, every word"
+    fig.suptitle(title.replace(": ", ":\n").replace("LSTM ", "LSTM\n") if phone else title,
+                 fontweight="bold", fontsize=11.5, y=0.995 if phone else 0.985)
+    return fig
 
 
-def lenses(out: Output, stacks: dict, probes: dict) -> None:
+def lenses(stacks: dict, probes: dict, phone: bool):
+    """Per layer, its states (top) and what linear probes read from them (below): a column per
+    layer; on a phone the layers go one under the other, each with its feature names."""
     plt = mpl()
     model, probe = stacks["models"]["hero"], stacks["probes"][0]
     acc, feats = probes["models"]["hero"]["accuracy"], probes["features"]
     L = model["num_layers"]
     # Shown at the page width (~688 px) from ~8.6 in: ~1.1 px per point, smallest text 8.5 pt.
     # A fixed grid (no tight_layout): room between panels so the 0-1 scales never touch.
-    fig = plt.figure(figsize=(2.35 * L + 1.55, 7.0))
-    grid = fig.add_gridspec(2, L, height_ratios=[3, 2], left=1.55 / (2.35 * L + 1.55),
-                            right=0.985, top=0.86, bottom=0.085, wspace=0.16, hspace=0.42)
+    if phone:
+        height = 1.5 + 3.6 * L
+        fig = plt.figure(figsize=(PHONE_WIDTH, height))
+        grid = fig.add_gridspec(2 * L, 1, height_ratios=[1.2, 1.6] * L, left=0.37, right=0.97,
+                                top=1 - 0.95 / height, bottom=0.85 / height, hspace=0.7)
+    else:
+        fig = plt.figure(figsize=(2.35 * L + 1.55, 7.0))
+        grid = fig.add_gridspec(2, L, height_ratios=[3, 2], left=1.55 / (2.35 * L + 1.55),
+                                right=0.985, top=0.86, bottom=0.085, wspace=0.16, hspace=0.42)
     names = [f for f in FEATURE_LABELS if f in acc]
     bars = []
     for layer in range(L):
         color = LAYER_COLORS[layer % 3]
         src = "the words" if layer == 0 else f"layer {layer}'s states"
-        heat = fig.add_subplot(grid[0, layer])
+        heat = fig.add_subplot(grid[2 * layer, 0] if phone else grid[0, layer])
         _heatmap(heat, model["probes"][0]["h"][layer], probe["words"], color,
-                 f"Layer {layer + 1}\nreads {src}", fontsize=8.5)
-        if layer:
+                 f"Layer {layer + 1}" + (" " if phone else "\n") + f"reads {src}", fontsize=8.5)
+        if layer and not phone:
             heat.set_ylabel("")
-        ax = fig.add_subplot(grid[1, layer])
+        ax = fig.add_subplot(grid[2 * layer + 1, 0] if phone else grid[1, layer])
         bars.append(ax)
         values = [acc[f][layer + 1] for f in names]  # index 0 is the embedding baseline
         ys = range(len(names))
@@ -139,21 +196,27 @@ def lenses(out: Output, stacks: dict, probes: dict) -> None:
         for y, v in zip(ys, values, strict=True):
             ax.text(min(v, 0.97), y, f"{v:.2f}", va="center", ha="right", fontsize=8.5,
                     color="white")
-        ax.set_yticks(list(ys), [FEATURE_SHORT[f] for f in names] if layer == 0 else [],
-                      fontsize=8.5)
+        ax.set_yticks(list(ys), [FEATURE_SHORT[f] for f in names] if layer == 0 or phone
+                      else [], fontsize=8.5)
         ax.invert_yaxis()
         ax.set_xlim(0, 1)
         ax.set_xticks([0, 0.5, 1], ["0", "0.5", "1"], fontsize=9)
     left, right = bars[0].get_position().x0, bars[-1].get_position().x1
     fig.text((left + right) / 2, 0.012, "held-out probe accuracy  (black tick = majority-class "
-             "baseline)", ha="center", va="bottom", fontsize=9.5)
-    fig.suptitle("Same sentence, three lenses: what each layer holds,\nand what a linear probe "
-                 "can read from it", fontweight="bold", fontsize=11, y=0.995)
-    save_svg(fig, out, "generated/figures/lenses.svg", "Three lenses on the probe sentence")
+             "baseline)".replace("  (", "\n(" if phone else "  ("), ha="center", va="bottom",
+             fontsize=9.5)
+    title = ("Same sentence, three lenses: what each layer holds,\nand what a linear probe "
+             "can read from it")
+    fig.suptitle(title.replace(": ", ":\n").replace(",\nand", "\nand") if phone else title,
+                 fontweight="bold", fontsize=11, y=0.995)
+    return fig
 
 
 def run(out: Output) -> None:
     stacks, probes = (out.read_json(rel) for rel in DATA)
-    hero_lamps(out, stacks)
-    lenses(out, stacks, probes)
-    live_stack(out, stacks)
+    save_layouts(lambda phone: hero_lamps(stacks, phone), out,
+                 "generated/figures/hero_lamps.svg", "Three lamps per word")
+    save_layouts(lambda phone: lenses(stacks, probes, phone), out,
+                 "generated/figures/lenses.svg", "Three lenses on the probe sentence")
+    save_layouts(lambda phone: live_stack(stacks, phone), out,
+                 "generated/figures/live_stack.svg", "Live stack heat maps")
