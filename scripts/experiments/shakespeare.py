@@ -1,7 +1,7 @@
 """Run the Shakespeare study (stacklib.charlm.study) and keep every run's result.
 
     python -m scripts.experiments.shakespeare              # the whole study (hours)
-    python -m scripts.experiments.shakespeare --headline   # 1 x 268 vs 3 x 128, 3 seeds (~26 min)
+    python -m scripts.experiments.shakespeare --headline   # 1 x 268 vs 3 x 128, 3 seeds
     python -m scripts.experiments.shakespeare --quick      # every code path on a tiny slice
     python -m scripts.experiments.shakespeare --list       # the runs, and which are done
     python -m scripts.experiments.shakespeare --timing     # time the models side by side

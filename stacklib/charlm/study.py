@@ -147,7 +147,7 @@ def timed_models(vocab_size: int, quick: bool = False) -> dict[str, ModelConfig]
 
 def headline(runs: list[Run]) -> list[Run]:
     """The subset behind the headline, every seed: the plain reference stack (3 x 128) against
-    one layer of equal parameters (about 26 minutes on two cores)."""
+    one layer of equal parameters (README gives what its runs cost)."""
     def plain_layers(run):
         return run.train.model.num_layers if not run.train.model.residual else None
 
