@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 from scripts.experiments import shakespeare as runner
 from stacklib.charlm import study
@@ -10,7 +11,10 @@ from stacklib.corpus import shakespeare
 
 
 def test_quick_study_runs_resumes_and_reanalyses(tmp_path, capsys):
+    before = {name: os.environ.get(name) for name in runner.WORKER_ENV}
     assert runner.main(["--quick", "--out", str(tmp_path), "--workers", "2"]) == 0
+    # the workers' settings never leak into the caller (here, every later test's programs)
+    assert {name: os.environ.get(name) for name in runner.WORKER_ENV} == before
     runs = study.quick_plan(len(shakespeare().vocab))
     files = {p.stem: json.loads(p.read_text()) for p in tmp_path.glob("*.json")}
     assert set(files) == {r.name for r in runs}

@@ -29,6 +29,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from pathlib import Path
+from unittest.mock import patch
 
 from scripts.generation.cache import inputs_key
 
@@ -38,9 +39,9 @@ WEIGHTS = ROOT / ".cache" / "shakespeare"
 TRAINING_MODULES = ("stacklib.charlm.jobs",)
 # The workers' environment. One thread each: two workers on two cores, none oversubscribed.
 # glibc by default hands a training step's large freed tensors back to the kernel and maps them
-# anew the next step, so a sixth of a run went to page faults; keeping freed memory in the
-# process (read by glibc when a worker starts; other C libraries ignore it) makes a run about
-# 15 % faster with the same peak memory and the same numbers (scripts/benchmarks/allocator.py).
+# anew the next step, paying a page fault for every page of them; keeping freed memory in the
+# process (read by glibc when a worker starts; other C libraries ignore it) makes a run faster
+# with the same peak memory and the same numbers (scripts/benchmarks/allocator.py measures it).
 WORKER_ENV = {"OMP_NUM_THREADS": "1", "MALLOC_MMAP_THRESHOLD_": str(256 << 20),
               "MALLOC_TRIM_THRESHOLD_": str(256 << 20)}
 ANALYSIS_MODULES = ("stacklib.charlm.analysis",)
@@ -201,8 +202,9 @@ def main(argv=None) -> int:
         return 0
     print(f"shakespeare: {len(runs) - len(todo)} of {len(runs)} runs current; "
           f"running {len(todo)}", flush=True)
-    os.environ.update(WORKER_ENV)  # the workers are spawned: they start with it
-    with ProcessPoolExecutor(max(1, args.workers), mp_context=get_context("spawn")) as pool:
+    # Spawned workers start with this process's environment: WORKER_ENV while the pool runs.
+    with (patch.dict(os.environ, WORKER_ENV),
+          ProcessPoolExecutor(max(1, args.workers), mp_context=get_context("spawn")) as pool):
         futures = {pool.submit(execute, run, retrain, weights / f"{key}.pt", args.quick):
                    (run, key, akey)
                    for run, retrain, key, akey in sorted(todo, key=lambda t: -cost(t[0]))}
