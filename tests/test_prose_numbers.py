@@ -220,6 +220,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "0.17": ((VERDICT,), lambda: _late_gap_bound(max)),
     "2,500": ((VERDICT,), lambda: _int(_last_budget_swap())),
     "31,250": ((VERDICT,), lambda: _int(_study_plan("DATA_SIZES")[0])),
+    "125,000": ((VERDICT,), lambda: _int(_study_plan("DATA_SIZES")[1])),
     "3.9": ((VERDICT,), lambda: f"{len(_corpus().train.text) / 1e6:.1f}"),
     # §13 exercise E5: the toy model's largest figure factor (its answer is generated)
     "0.90": ((QUIZ,), lambda: _toy_factor(-1)),
