@@ -313,3 +313,16 @@ def test_readme_states_what_the_study_cost():
     assert (f"The study's {len(planned)} runs took {hours:.2f} CPU-hours "
             f"({hours * 60 / 2:.0f} minutes on 2 cores)") in readme
     assert f"3 seeds (~{subset / 2:.0f} min on 2 cores as recorded)" in readme
+
+
+def test_budget_table_counts_in_the_convention_it_names():
+    """The budget table's note names the convention its LSTM column counts in: PyTorch's two
+    bias vectors and Keras's one give different counts."""
+    from stacklib.charlm.study import BASE
+    from stacklib.params import count_params
+
+    table = (DOCS / "generated/partials/shakespeare_budget.md").read_text(encoding="utf-8")
+    assert "(PyTorch's convention, two bias vectors per layer)" in table
+    row = next(line for line in table.splitlines() if re.match(r"\| 1\W+268 \|", line))
+    counted = count_params("lstm", BASE["embed_size"], 268, 1, framework="torch")
+    assert row.split("|")[2].strip() == f"{counted:,}"

@@ -67,7 +67,9 @@ def setup_md(corpus, base, licence: str, install: str) -> str:
             f"{base.patience} in a row end training, and the best weights are kept; at most "
             f"{fmt_int(base.max_steps)} steps. Every configuration is trained with "
             f"{len(SEEDS)} seeds ({', '.join(map(str, SEEDS))}); tables give the "
-            f"mean{PM}standard deviation over them. Scores are bits per character (bpc) on the "
+            f"mean{PM}standard deviation of the seeds' values (the population formula; as an "
+            f"estimate of how further seeds would spread, it would be about a fifth larger). "
+            f"Scores are bits per character (bpc) on the "
             "test plays: lower is better.\n")
 
 
@@ -115,9 +117,9 @@ def budget_md(s: dict, base, timing: dict) -> str:
             + md_table(["Layers × width", "LSTM parameters", f"vs {shape(ref)}",
                         "Whole model", "Test bpc", "Training step",
                         "Latency per generated character"], rows)
-            + f"\nLSTM parameters by `stacklib.params.count_params` (Keras convention, one bias "
-              f"per gate); *whole model* adds the embedding and the readout and counts both of "
-              f"PyTorch's biases. Times: median of {timing['config']['rounds']} rounds in which "
+            + f"\nLSTM parameters by `stacklib.params.count_params` (PyTorch's convention, two "
+              f"bias vectors per layer); *whole model* adds the embedding and the readout. "
+              f"Times: median of {timing['config']['rounds']} rounds in which "
               f"every model was timed in turn, one thread, a training step on "
               f"{timing['config']['batch_size']}×{timing['config']['seq_len']} characters, "
               "latency generating one character at a time; the ratios to the one-layer model are "
@@ -198,7 +200,8 @@ def deep_md(s: dict, base) -> str:
     return (header_comment(__name__)
             + md_table(["Stack", "Clipping", "Best validation bpc", "Gradient, layer 1 / layer 8",
                         f"Recorded steps with gradient norm > {base.clip:g}",
-                        "Largest gradient norm", "Diverged (of 3)"], rows)
+                        "Largest gradient norm (mean of the seeds' largest)", "Diverged (of 3)"],
+                       rows)
             + f"\n{fmt_int(s['lr']['steps'])} steps; the gradient was recorded every "
               f"{base_grad_every(s)} steps. The gradient ratio is the geometric mean over those "
               "steps of the norm of layer 1's weight gradient over layer 8's.\n")
