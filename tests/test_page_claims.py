@@ -61,13 +61,13 @@ def test_lens_probe_claims():
 
 
 def test_live_stack_speed_claims():
-    """§06: "the two layers move by similar amounts from word to word", and the note: this model
-    does not show a slower upper layer at all."""
+    """§06: "the two layers move by similar amounts from word to word", and the note: "its layer 2
+    changes a little more from word to word than layer 1, not less"."""
     for probe in _load("data/live_stack.json")["probes"]:
         h = np.asarray(probe["h"])  # (layers, words, H)
         assert h.shape[0] == 2
         moves = np.abs(np.diff(h, axis=1)).mean(axis=(1, 2))  # mean |Δh| per word, per layer
-        assert 0.9 <= moves[1] / moves[0] <= 1.5, (probe["text"], moves)
+        assert 1.0 < moves[1] / moves[0] <= 1.25, (probe["text"], moves)
 
 
 def test_vanishing_measured_panel_claims():
