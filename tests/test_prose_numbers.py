@@ -199,6 +199,8 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "5.5": ((BLUEPRINT, HAND, QUIZ), lambda: _num(_scalar("layer2")[-1])),
     "0.5": ((BLUEPRINT, QUIZ), lambda: _num(_scalar("w_rec"))),
     # §09 the growth example: hidden size 32, 50 steps, 1 vs 3 layers (tanh RNN)
+    "20": ((VANISH,), lambda: str(json.loads(
+        (DOCS / "generated/data/vanishing.json").read_text())["seq_len"])),
     "1,024": ((VANISH,), lambda: _int(_growth("shallow", "recurrent_params"))),
     "3,072": ((VANISH,), lambda: _int(_growth("deep", "recurrent_params"))),
     "52": ((VANISH,), lambda: _int(_growth("deep", "jacobians_per_path"))),
