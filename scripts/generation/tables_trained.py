@@ -84,7 +84,7 @@ def live_channels_md(stacks: dict) -> str:
     rows = [[f"layer {r['layer']}", "; ".join(map(held, r["holds"])) or "none",
              ", ".join(f"channel {k}" for k in r["follows"]) or "none"]
             for r in channel_roles(stacks)]
-    header = ["Layer", "keeps one sign from subject to verb, opposite in the two probes",
+    header = ["Layer", "keeps one sign from the subject until the verb, opposite in the two probes",
               "sign set by each noun's own number (both subjects, both attractors)"]
     note = ("\nRead off the two probe sentences above, whose subjects differ in number. Channels "
             "count from 1: rows from the top in the printed heat maps, bars from the left in the "
