@@ -78,6 +78,12 @@ def _scalar(key: str):
     return scalar_example()[key]
 
 
+def _gradient_flow(key: str):
+    from stacklib.lecture import GRADIENT_FLOW
+
+    return GRADIENT_FLOW[key]
+
+
 def _growth(depth: str, key: str) -> int:
     from stacklib.examples import gradient_path_growth
 
@@ -198,9 +204,9 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "2, 3, 5.5": ((BLUEPRINT, HAND, QUIZ), lambda: _seq(_scalar("layer2"))),
     "5.5": ((BLUEPRINT, HAND, QUIZ), lambda: _num(_scalar("layer2")[-1])),
     "0.5": ((BLUEPRINT, QUIZ), lambda: _num(_scalar("w_rec"))),
+    # §09 the measured panels: the sequence length of the stacks measured at initialisation
+    "20": ((VANISH,), lambda: str(_gradient_flow("seq_len"))),
     # §09 the growth example: hidden size 32, 50 steps, 1 vs 3 layers (tanh RNN)
-    "20": ((VANISH,), lambda: str(json.loads(
-        (DOCS / "generated/data/vanishing.json").read_text())["seq_len"])),
     "1,024": ((VANISH,), lambda: _int(_growth("shallow", "recurrent_params"))),
     "3,072": ((VANISH,), lambda: _int(_growth("deep", "recurrent_params"))),
     "52": ((VANISH,), lambda: _int(_growth("deep", "jacobians_per_path"))),

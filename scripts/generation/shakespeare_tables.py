@@ -16,6 +16,8 @@ generated/data/shakespeare.json               the summary (stacklib.charlm.summa
 
 from __future__ import annotations
 
+import math
+
 from scripts.generation import study_records
 from scripts.generation.markdown import MINUS, NBSP, fmt_int, fmt_sci, header_comment, md_table
 from scripts.generation.write import Output
@@ -68,7 +70,8 @@ def setup_md(corpus, base, licence: str, install: str) -> str:
             f"{fmt_int(base.max_steps)} steps. Every configuration is trained with "
             f"{len(SEEDS)} seeds ({', '.join(map(str, SEEDS))}); tables give the "
             f"mean{PM}standard deviation of the seeds' values (the population formula; as an "
-            f"estimate of how further seeds would spread, it would be about a fifth larger). "
+            f"estimate of how further seeds would spread, it would be "
+            f"{100 * (math.sqrt(len(SEEDS) / (len(SEEDS) - 1)) - 1):.0f}{NBSP}% larger). "
             f"Scores are bits per character (bpc) on the "
             "test plays: lower is better.\n")
 
