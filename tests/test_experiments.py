@@ -151,8 +151,16 @@ def test_probes_per_layer(stacks):
     res = layer_probes(ProbesConfig.tiny())
     check_meta(res, "probes")
     for name, layers in (("hero", 3), ("live", 2)):
-        acc = res["models"][name]["accuracy"]
+        model = res["models"][name]
+        acc = model["accuracy"]
         assert all(len(v) == layers + 1 and all(0 <= a <= 1 for a in v) for v in acc.values())
+        # one trained model per seed; the mean and SD are over them
+        assert model["seeds"] == [0, 1] and len(model["mean_abs_dh"]) == 2
+        assert all(len(m) == layers and min(m) > 0 for m in model["mean_abs_dh"])
+        for f, runs in model["accuracy_per_seed"].items():
+            np.testing.assert_allclose(np.mean(runs, axis=0), acc[f])
+            np.testing.assert_allclose(np.std(runs, axis=0), model["accuracy_sd"][f])
+        assert model["accuracy_per_seed"]["pos"][0] != model["accuracy_per_seed"]["pos"][1]
     feats = res["features"]
     # a surface feature is linearly readable from the word embedding: 0.2 above the majority
     assert res["models"]["live"]["accuracy"]["pos"][0] >= feats["pos"]["majority"] + 0.2

@@ -38,12 +38,16 @@ StackWidgets.register("lenses", {
     const summary = h("p.w-status", { "aria-live": "polite" });
     const probes = h("div.w-probes");
 
-    /** One bar: a probe's held-out accuracy, with the majority-class baseline as a tick. */
-    const accuracyBar = (kind, label, value, baseline) => h("div", { class: `w-pbar ${kind}` },
+    /** One bar: a probe's mean held-out accuracy over the seeds, a whisker one standard
+        deviation either side, and the majority-class baseline as a tick. */
+    const accuracyBar = (kind, label, value, sd, baseline) => h("div",
+      { class: `w-pbar ${kind}` },
       h("span", label),
       h("span.w-track", h("span.w-fill", { style: `width:${100 * value}%` }),
+        h("span.w-sd", { style: `left:${100 * Math.max(0, value - sd)}%;` +
+          `right:${100 * Math.max(0, 1 - value - sd)}%` }),
         h("span.w-base", { style: `left:${100 * baseline}%` })),
-      h("span.w-pval", { "data-value": value, text: formatPercent(value) }));
+      h("span.w-pval", { "data-value": value, "data-sd": sd, text: formatPercent(value) }));
 
     const show = (layer) => {
       ctx.el.dataset.lens = layer;
@@ -51,9 +55,10 @@ StackWidgets.register("lenses", {
         ? `layer ${layer - 1}'s states` : "the word vectors"} and writes `,
       mathml(`h_t^{[${layer}]}`));
       note.textContent = `Heat map: layer ${layer}'s ${channels} channels (rows) after each ` +
-        "word (columns); colour = sign, strength = size. Bars: held-out accuracy of a linear " +
-        `probe on what layer ${layer} reads and writes; the tick marks the majority-class ` +
-        "baseline.";
+        "word (columns); colour = sign, strength = size, in one trained model. Bars: held-out " +
+        `accuracy of a linear probe on what layer ${layer} reads and writes, the mean over ` +
+        `${lens.seeds} trained models (seeds), with a whisker of one standard deviation; the ` +
+        "tick marks the majority-class baseline.";
       heatmap.ariaLabel = `Heat map of layer ${layer}'s state, ${channels} channels by ` +
         `${lens.words.length} words of “${lens.text}”`;
       const colour = ` w-l${((layer - 1) % 3) + 1}`;
@@ -66,16 +71,20 @@ StackWidgets.register("lenses", {
       const said = [];
       probes.replaceChildren(...Object.entries(lens.accuracy).map(([feature, accuracy]) => {
         const { majority, kind } = lens.features[feature];
-        said.push(`${featureName(feature)} ${formatPercent(accuracy[layer])}`);
+        const sd = lens.accuracy_sd[feature];
+        said.push(`${featureName(feature)} ${formatPercent(accuracy[layer])} ` +
+          `(± ${formatPercent(sd[layer])})`);
         // accuracy[0] is the embedding's: the layer reads accuracy[layer - 1]
         return h("div.w-probe", { "data-feature": feature },
           h("p", `${featureName(feature)} `,
             h("small", { text: `(${kind}; baseline ${formatPercent(majority)})` })),
           accuracyBar("in", `reads (${lens.probe_layers[layer - 1]})`, accuracy[layer - 1],
-            majority),
-          accuracyBar("out", `writes (${lens.probe_layers[layer]})`, accuracy[layer], majority));
+            sd[layer - 1], majority),
+          accuracyBar("out", `writes (${lens.probe_layers[layer]})`, accuracy[layer], sd[layer],
+            majority));
       }));
-      summary.textContent = `Layer ${layer} writes: ${said.join(", ")} (probe accuracy).`;
+      summary.textContent = `Layer ${layer} writes: ${said.join(", ")} ` +
+        `(probe accuracy, mean ± standard deviation over ${lens.seeds} seeds).`;
     };
 
     const choices = [...Array(layers).keys()].map((i) => [i + 1, `Layer ${i + 1}`]);

@@ -163,7 +163,8 @@ def lenses(stacks: dict, probes: dict, phone: bool):
     layer; on a phone the layers go one under the other, each with its feature names."""
     plt = mpl()
     model, probe = stacks["models"]["hero"], stacks["probes"][0]
-    acc, feats = probes["models"]["hero"]["accuracy"], probes["features"]
+    probed, feats = probes["models"]["hero"], probes["features"]
+    acc, sd = probed["accuracy"], probed["accuracy_sd"]
     L = model["num_layers"]
     # Shown at the page width (~688 px) from ~8.6 in: ~1.1 px per point, smallest text 8.5 pt.
     # A fixed grid (no tight_layout): room between panels so the 0-1 scales never touch.
@@ -171,11 +172,11 @@ def lenses(stacks: dict, probes: dict, phone: bool):
         height = 1.5 + 3.6 * L
         fig = plt.figure(figsize=(PHONE_WIDTH, height))
         grid = fig.add_gridspec(2 * L, 1, height_ratios=[1.2, 1.6] * L, left=0.37, right=0.97,
-                                top=1 - 0.95 / height, bottom=0.85 / height, hspace=0.7)
+                                top=1 - 0.95 / height, bottom=1.2 / height, hspace=0.7)
     else:
         fig = plt.figure(figsize=(2.35 * L + 1.55, 7.0))
         grid = fig.add_gridspec(2, L, height_ratios=[3, 2], left=1.55 / (2.35 * L + 1.55),
-                                right=0.985, top=0.86, bottom=0.085, wspace=0.16, hspace=0.42)
+                                right=0.985, top=0.86, bottom=0.11, wspace=0.16, hspace=0.42)
     names = [f for f in FEATURE_LABELS if f in acc]
     bars = []
     for layer in range(L):
@@ -191,10 +192,13 @@ def lenses(stacks: dict, probes: dict, phone: bool):
         values = [acc[f][layer + 1] for f in names]  # index 0 is the embedding baseline
         ys = range(len(names))
         ax.barh(ys, values, color=color, height=0.6)
+        ax.errorbar(values, ys, xerr=[sd[f][layer + 1] for f in names], fmt="none", ecolor=INK,
+                    elinewidth=1, capsize=2.5)
         ax.scatter([feats[f]["majority"] for f in names], ys, marker="|", s=170, color=INK,
                    linewidths=1.6, zorder=3)
         for y, v in zip(ys, values, strict=True):
-            ax.text(min(v, 0.97), y, f"{v:.2f}", va="center", ha="right", fontsize=8.5,
+            # left of the whisker, inside the bar
+            ax.text(min(v, 0.97) - 0.08, y, f"{v:.2f}", va="center", ha="right", fontsize=8.5,
                     color="white")
         ax.set_yticks(list(ys), [FEATURE_SHORT[f] for f in names] if layer == 0 or phone
                       else [], fontsize=8.5)
@@ -202,9 +206,13 @@ def lenses(stacks: dict, probes: dict, phone: bool):
         ax.set_xlim(0, 1)
         ax.set_xticks([0, 0.5, 1], ["0", "0.5", "1"], fontsize=9)
     left, right = bars[0].get_position().x0, bars[-1].get_position().x1
-    fig.text((left + right) / 2, 0.012, "held-out probe accuracy  (black tick = majority-class "
-             "baseline)".replace("  (", "\n(" if phone else "  ("), ha="center", va="bottom",
-             fontsize=9.5)
+    n = len(probed["seeds"])
+    caption = (f"held-out probe accuracy, mean of {n} trained models ± 1 SD\n"
+               "(black tick = majority-class baseline; heat maps: the first model)")
+    if phone:
+        caption = caption.replace(", mean", ",\nmean").replace("class baseline; ",
+                                                                  "class baseline;\n")
+    fig.text((left + right) / 2, 0.012, caption, ha="center", va="bottom", fontsize=9.5)
     title = ("Same sentence, three lenses: what each layer holds,\nand what a linear probe "
              "can read from it")
     fig.suptitle(title.replace(": ", ":\n").replace(",\nand", "\nand") if phone else title,

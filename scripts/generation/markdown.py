@@ -5,6 +5,7 @@ from __future__ import annotations
 # No-break space: joins a number to its "±" / "×" so a table cell never wraps inside a value.
 NBSP = "\u00a0"
 MINUS = "\u2212"  # the true minus sign the prose uses
+PM = f"{NBSP}±{NBSP}"  # mean ± spread
 
 
 def md_table(header: list[str], rows: list[list], align: str | None = None) -> str:

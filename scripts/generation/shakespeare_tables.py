@@ -19,11 +19,10 @@ from __future__ import annotations
 import math
 
 from scripts.generation import study_records
-from scripts.generation.markdown import MINUS, NBSP, fmt_int, fmt_sci, header_comment, md_table
+from scripts.generation.markdown import MINUS, NBSP, PM, fmt_int, fmt_sci, header_comment, md_table
 from scripts.generation.write import Output
 
 DATA = study_records.DATA
-PM = f"{NBSP}±{NBSP}"
 TAIL = 50  # characters after a change at which the timescale table reads what is left
 
 

@@ -1,6 +1,7 @@
 """The tables the pages set beside the trained models' widgets, cut from the experiments.
 
-generated/partials/live_probes.md    §06: linear-probe accuracy per layer of the 2-layer model
+generated/partials/live_probes.md    §06: linear-probe accuracy per layer of the 2-layer model,
+                                     over its trained seeds, and the subject rows per seed
 generated/partials/live_channels.md  §06: which channels of each layer hold the subject's number
                                      from subject to verb, and which follow each noun's own
                                      number (read off the two probes)
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scripts.generation.markdown import NBSP, fmt_int, fmt_num, header_comment, md_table
+from scripts.generation.markdown import NBSP, PM, fmt_int, fmt_num, header_comment, md_table
 from scripts.generation.write import Output
 
 EXPERIMENTS = "docs/generated/experiments"
@@ -30,16 +31,35 @@ def _pct(x: float) -> str:
 
 
 def live_probes_md(probes: dict) -> str:
+    """The mean ± SD table over the seeds, then the subject's number per seed: the rows where
+    the seeds disagree about which layer reads it best."""
     model, feats = probes["models"]["live"], probes["features"]
-    header = ["Property", "kind", "majority-class baseline",
-              *[name.replace("embedding", "word vector (input)") for name in model["layers"]]]
+    acc, sd, seeds = model["accuracy"], model["accuracy_sd"], model["seeds"]
+    layers = [name.replace("embedding", "word vector (input)") for name in model["layers"]]
+    header = ["Property", "kind", "majority-class baseline", *layers]
     rows = [[PROPERTY[f], "surface" if feats[f]["kind"] == "surface" else "structure",
-             _pct(feats[f]["majority"]), *map(_pct, acc)]
-            for f, acc in ((f, model["accuracy"][f]) for f in PROPERTY)]
-    note = ("\nHeld-out accuracy of a logistic-regression probe per layer of the trained "
-            f"{model['num_layers']}-layer LSTM; the baseline always guesses the most common "
-            "answer (`stacklib.experiments.probes`).\n")
-    return header_comment(__name__) + md_table(header, rows, "llrrrr") + note
+             _pct(feats[f]["majority"]),
+             *(f"{100 * m:.1f}{PM}{100 * s:.1f}{NBSP}%" for m, s in zip(acc[f], sd[f],
+                                                                     strict=True))]
+            for f in PROPERTY]
+    per_seed = model["accuracy_per_seed"]
+    subject = ("subject_number", "subject_number_mismatch")
+    seed_rows = [[f"seed {seed}",
+                  *(_pct(per_seed[f][i][layer]) for f in subject
+                    for layer in range(1, len(layers)))]
+                 for i, seed in enumerate(seeds)]
+    seed_header = ["The subject's number, per trained model",
+                   *(f"{where}: {layer}" for where in ("between subject and verb",
+                                                       "at mismatched attractors")
+                     for layer in model["layers"][1:])]
+    note = ("\nHeld-out accuracy of a logistic-regression probe per layer of the "
+            f"{model['num_layers']}-layer LSTM, trained {len(seeds)} times with different seeds: "
+            f"mean{PM}standard deviation over the {len(seeds)} trained models (the population "
+            "formula), then the structural rows model by model; the baseline always guesses the "
+            "most common answer (`stacklib.experiments.probes`). The figure above shows the "
+            f"seed-{seeds[0]} model.\n")
+    return (header_comment(__name__) + md_table(header, rows, "llrrrr") + "\n"
+            + md_table(seed_header, seed_rows) + note)
 
 
 def channel_roles(stacks: dict) -> list[dict]:

@@ -4,6 +4,7 @@ The widgets draw these numbers; they never compute them. Every file names its so
 
 generated/data/hero.json        home: the 3-layer stack's lamp levels per word (probe 1)
 generated/data/lenses.json      §02: each layer's states on probe 1 + probe accuracy per layer
+                                (mean and SD over the trained seeds)
 generated/data/live_stack.json  §06: the 2-layer LSTM's h and mean |h| per word, both probes
 generated/data/vanishing.json   §09: measured gradient norm per layer relative to the top
                                 layer, every cell x variant x depth (last step), beside the toy
@@ -51,7 +52,8 @@ def lenses(stacks: dict, probes: dict) -> dict:
     return {"source": "experiments/stacks.json models.hero (probe 1) + experiments/probes.json",
             "num_layers": model["num_layers"], "hidden_size": model["hidden_size"],
             **_probe_meta(stacks["probes"][0]), "h": _r(model["probes"][0]["h"], 3),
-            "probe_layers": acc["layers"], "accuracy": acc["accuracy"],
+            "probe_layers": acc["layers"], "seeds": len(acc["seeds"]),
+            "accuracy": acc["accuracy"], "accuracy_sd": acc["accuracy_sd"],
             "features": {k: {"kind": v["kind"], "majority": v["majority"], "n_test": v["n_test"]}
                          for k, v in probes["features"].items()}}
 

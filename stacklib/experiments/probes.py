@@ -1,9 +1,10 @@
 """Experiment 2: layer specialisation — linear probes on every layer of the trained stacks.
 
-For each model of experiment 1 (same configs, so the same trained weights) a multinomial
-logistic regression (numpy features, torch L-BFGS, L2) is fitted per layer on the states of
-LM-training sentences and scored on held-out sentences (held-out subject/attractor pairs).
-Layer 0 is the word embedding (the input x_t), a baseline.
+For each model of experiment 1 (same configs; seed 0 gives the same trained weights), trained
+with every seed of `stacklib.lecture.SEEDS`, a multinomial logistic regression (numpy features,
+torch L-BFGS, L2) is fitted per layer on the states of LM-training sentences and scored on
+held-out sentences (held-out subject/attractor pairs). Layer 0 is the word embedding (the input
+x_t), a baseline. Each seed's model also reports how far each layer's state moves per word.
 
 Features:
   pos             surface: the current word's part of speech (all words, 7 classes)
@@ -18,9 +19,13 @@ JSON schema (``probes.json``)::
     name, seed, config, versions
     features: {name: {kind: "surface"|"structural", classes: [str], n_train: int, n_test: int,
                       majority: float}}        # majority-class accuracy on the test positions
-    models: {"hero" | "live": {num_layers: L,
+    models: {"hero" | "live": {num_layers: L, seeds: [int],
              layers: ["embedding", "layer 1", ...],                    # L + 1 entries
-             accuracy: {feature: [L + 1 floats]}}}                     # held-out accuracy
+             accuracy: {feature: [L + 1 floats]},        # held-out accuracy, mean over seeds
+             accuracy_sd: {feature: [L + 1 floats]},     # its population SD over seeds
+             accuracy_per_seed: {feature: [[L + 1 floats] per seed]},
+             mean_abs_dh: [[L floats] per seed]}}        # mean |h_t - h_{t-1}| per layer,
+                                                         # held-out words (n_stats sentences)
 """
 
 from __future__ import annotations
@@ -34,7 +39,8 @@ import torch
 from stacklib import data
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.experiments.lm import embeddings, layer_states, train_subset
-from stacklib.experiments.stacks import StacksConfig, trained_model
+from stacklib.experiments.stacks import StacksConfig, layer_stats, trained_model
+from stacklib.lecture import SEEDS
 
 FEATURES = {"pos": "surface", "word_number": "surface", "subject_number": "structural",
             "subject_number_mismatch": "structural"}
@@ -47,15 +53,18 @@ class ProbesConfig:
     n_probe_test: int = 1000
     l2: float = 1e-3
     max_iter: int = 100
+    seeds: tuple[int, ...] = SEEDS      # the models' training seeds
     seed: int = 0
     threads: int = 1
 
     @classmethod
     def tiny(cls) -> ProbesConfig:
-        return cls(stacks=StacksConfig.tiny(), n_probe_train=300, n_probe_test=300, max_iter=50)
+        return cls(stacks=StacksConfig.tiny(), n_probe_train=300, n_probe_test=300, max_iter=50,
+                   seeds=(0, 1))
 
     def train_jobs(self) -> list:
-        return self.stacks.train_jobs()
+        return [dataclasses.replace(getattr(self.stacks, name), seed=seed)
+                for seed in self.seeds for name in ("hero", "live")]
 
 
 def targets(sentences) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -132,16 +141,33 @@ def feature_info(train_s, test_s) -> dict:
             for f in FEATURES}
 
 
+def over_seeds(per_seed: list[dict]) -> dict:
+    """One model's probes over its seeds: per feature and layer, the mean, the population SD
+    and every seed's accuracy; and every seed's mean |Δh| per layer."""
+    first = per_seed[0]
+    acc = {f: np.array([p["accuracy"][f] for p in per_seed]) for f in first["accuracy"]}
+    return {"num_layers": first["num_layers"], "layers": first["layers"],
+            "accuracy": {f: a.mean(0).tolist() for f, a in acc.items()},
+            "accuracy_sd": {f: a.std(0).tolist() for f, a in acc.items()},
+            "accuracy_per_seed": {f: a.tolist() for f, a in acc.items()},
+            "mean_abs_dh": [p["mean_abs_dh"] for p in per_seed]}
+
+
 def layer_probes(cfg: ProbesConfig) -> dict:
     with Timer() as timer, threads(cfg.threads):
         torch.manual_seed(cfg.seed)
         models = {}
         for name in ("hero", "live"):
             tcfg = getattr(cfg.stacks, name)
-            model, _, _ = trained_model(tcfg, cfg.stacks.seed)
-            train_s = train_subset(dataclasses.replace(tcfg, seed=cfg.stacks.seed))
-            train_s = train_s[: cfg.n_probe_train]
-            test_s = data.make_splits(4000, tcfg.n_heldout, tcfg.data_seed)[1][: cfg.n_probe_test]
-            models[name] = probe_model(model, train_s, test_s, cfg)
+            heldout = data.make_splits(4000, tcfg.n_heldout, tcfg.data_seed)[1]
+            test_s = heldout[: cfg.n_probe_test]
+            per_seed = []
+            for seed in cfg.seeds:
+                model, _, _ = trained_model(tcfg, seed)
+                train_s = train_subset(dataclasses.replace(tcfg, seed=seed))[: cfg.n_probe_train]
+                probed = probe_model(model, train_s, test_s, cfg)
+                moves = layer_stats(model, heldout[: cfg.stacks.n_stats])["mean_abs_dh"]
+                per_seed.append({**probed, "mean_abs_dh": moves})
+            models[name] = {**over_seeds(per_seed), "seeds": list(cfg.seeds)}
         body = {"features": feature_info(train_s, test_s), "models": models}
     return {**run("probes", cfg, body), "duration_s": timer.seconds}

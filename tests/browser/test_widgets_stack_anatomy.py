@@ -68,6 +68,14 @@ def test_lenses_flip_shows_each_layers_probe_accuracy(web):
         assert w.get_attribute("data-lens") == str(lens)
         for feature, acc in probes["accuracy"].items():
             assert _bars(w, feature) == pytest.approx([acc[lens - 1], acc[lens]], abs=1e-9)
+            # the whisker spans one SD either side of the mean, inside the 0-1 track
+            sd = probes["accuracy_sd"][feature][lens]
+            out = w.locator(f'.w-probe[data-feature="{feature}"] .out')
+            assert float(out.locator(".w-pval").get_attribute("data-sd")) == pytest.approx(sd)
+            track, whisker = (out.locator(k).bounding_box() for k in (".w-track", ".w-sd"))
+            lo, hi = max(0.0, acc[lens] - sd), min(1.0, acc[lens] + sd)
+            assert whisker["x"] - track["x"] == pytest.approx(lo * track["width"], abs=1.5)
+            assert whisker["width"] == pytest.approx((hi - lo) * track["width"], abs=2)  # + borders
             text = shown(w.locator(f'.w-probe[data-feature="{feature}"] .out .w-pval'))
             assert text == f"{100 * acc[lens]:.1f} %"
         rects = w.locator(".w-heat rect")

@@ -36,14 +36,17 @@ def test_play_is_a_toggle_with_one_name(web, name, step):
 
 def test_lenses_summary_is_live_and_no_heading_level_is_skipped(web):
     w = web.widget("lenses")
-    acc = data("experiments/probes.json")["models"]["hero"]["accuracy"]
+    hero = data("experiments/probes.json")["models"]["hero"]
+    acc, sd = hero["accuracy"], hero["accuracy_sd"]
     assert w.locator(":scope > .w-ui").locator("h1, h2, h3, h4, h5, h6").count() == 0
     said = []
     for lens in (1, 2, 3):
         w.get_by_role("radio", name=f"Layer {lens}").check()
         text = shown(_live(w))
         assert text.startswith(f"Layer {lens} writes")
-        assert all(f"{100 * a[lens]:.1f} %" in text for a in acc.values()), text
+        assert all(f"{100 * acc[f][lens]:.1f} % (± {100 * sd[f][lens]:.1f} %)" in text
+                   for f in acc), text
+        assert text.endswith("(probe accuracy, mean ± standard deviation over 3 seeds).")
         said.append(text)
     assert len(set(said)) == 3
 
