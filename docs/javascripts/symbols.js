@@ -1,14 +1,16 @@
 /* §07 symbol inspector: every symbol of the page's equation that the page's glossary explains
    becomes a button; choosing one shows its glossary row (job, shape, personality). The
-   equation is the page's own MathML and the glossary its own table, so the widget cannot
-   disagree with the page. */
+   equation is the page's own MathML and the glossary its own table (the block right after the
+   widget, which stays on the page), so the widget cannot disagree with the page. */
 StackWidgets.register("symbols", {
   title: "Symbol inspector for the governing equation",
   uses: ["controls"],
   mount(ctx) {
     const { h, clamp, onArrowKeys } = StackWidgets;
     const element = ctx.el;
-    const glossaryRows = element.querySelectorAll(".glossary tbody tr");
+    const glossary = element.nextElementSibling;
+    const glossaryRows = glossary && glossary.matches(".glossary")
+      ? glossary.querySelectorAll("tbody tr") : [];
     const equations = [...element.querySelectorAll(":scope > .mathml-block math")];
     if (!glossaryRows.length || !equations.length) {
       throw new Error("the equation or its glossary is missing");
@@ -31,18 +33,26 @@ StackWidgets.register("symbols", {
       math.append(...children);
       return math;
     };
-    const panel = h("div.w-panel", { "aria-live": "polite" },
-      h("p.w-caption", "Hover, tap or focus a highlighted symbol."));
     const contentsOf = (cell) => [...cell.cloneNode(true).childNodes];
+    const explanation = (row) => {
+      const [symbol, job, shape, personality] = row.cells;
+      return [h("p.w-title", contentsOf(symbol), " · ", job.textContent),
+        h("dl.w-dl", h("dt", "Job"), h("dd", contentsOf(job)),
+          h("dt", "Shape"), h("dd", contentsOf(shape)),
+          h("dt", "Personality"), h("dd", personality.textContent))];
+    };
+    /* The panel is always as tall as its longest explanation: every explanation is laid out,
+       unseen, in the same grid cell as the shown one, so choosing a symbol never moves the
+       glossary below (at any width). */
+    const shown = h("div", { "aria-live": "polite" },
+      h("p.w-caption", "Hover, tap or focus a highlighted symbol."));
+    const panel = h("div.w-panel.w-stacked", shown, [...glossaryRows].map((row) =>
+      h("div.w-sizer", { "aria-hidden": "true" }, explanation(row))));
 
     const choose = (chosen, row) => { // shown, not "pressed": nothing toggles
       buttons.forEach((b) => b.classList.toggle("on", b === chosen));
-      const [symbol, job, shape, personality] = row.cells;
-      panel.replaceChildren(h("p.w-title", contentsOf(symbol), " · ", job.textContent),
-        h("dl.w-dl", h("dt", "Job"), h("dd", contentsOf(job)),
-          h("dt", "Shape"), h("dd", contentsOf(shape)),
-          h("dt", "Personality"), h("dd", personality.textContent)));
-      element.dataset.symbol = keyOf(symbol);
+      shown.replaceChildren(...explanation(row));
+      element.dataset.symbol = keyOf(row.cells[0]);
     };
 
     /* One line of the equation as HTML that wraps well on a phone: terms (separated by a \quad
@@ -105,7 +115,6 @@ StackWidgets.register("symbols", {
       "aria-label": "The equation: each highlighted symbol is a button" }, equations.map(lineOf));
     onArrowKeys(box, { prev: () => move(-1), next: () => move(1),
       first: () => buttons[0].focus(), last: () => buttons[buttons.length - 1].focus() });
-    ctx.keepOnScreen(".glossary");
     ctx.ui.append(box, panel);
   },
 });

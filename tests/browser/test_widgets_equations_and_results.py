@@ -24,17 +24,21 @@ def _on(buttons) -> list[int]:
 def test_symbols_every_button_explains_its_glossary_row(web):
     w = web.widget("symbols")
     rows = {" ".join(r.locator("td").nth(0).inner_text().split()): r
-            for r in w.locator(".glossary tbody tr").all()}
+            for r in web.page.locator(".glossary tbody tr").all()}
     buttons = w.locator("button.w-sym")
     assert buttons.count() >= 10
     symbols = buttons.evaluate_all("bs => bs.map(b => b.dataset.symbol)")
     assert {"ht−1[l]", "ht[l−1]", "W[l]", "Cell[l]", "L", "xt", "yt"} <= set(symbols), symbols
+    glossary = web.page.locator(".glossary")
+    top = glossary.bounding_box()["y"]
     for i in (0, buttons.count() // 2, buttons.count() - 1):
         b = buttons.nth(i)
         b.hover()  # shown in the live panel, marked by a class: hovering presses nothing
         assert _on(buttons) == [i]
         job = shown(w.locator(".w-panel dd").first)
         assert any(job == shown(r.locator("td").nth(1)) for r in rows.values()), job
+        # the panel is as tall as its longest explanation: the glossary below never moves
+        assert glossary.bounding_box()["y"] == top
     horizontal = w.locator('button.w-sym[data-symbol="ht−1[l]"]')
     horizontal.click()
     assert "Horizontal input" in shown(w.locator(".w-panel"))
