@@ -13,7 +13,7 @@ that the page's answer letters match CHOICES, tests/test_prose_numbers.py its nu
 
 from __future__ import annotations
 
-from scripts.generation.markdown import fmt_int, fmt_num, header_comment, md_table
+from scripts.generation.markdown import NBSP, fmt_int, fmt_num, header_comment, md_table
 from scripts.generation.write import Output
 from stacklib.lecture import DEPTH_VS_WIDTH, GRADIENT_MODEL, PRICE_DEFAULTS
 
@@ -110,8 +110,11 @@ def exercise_rows(depth_data: dict) -> list[list[str]]:
                f"({L + 1}, {B}, {H}), one row per layer",
          f'`stacklib.count_params("lstm", {D}, {H}, {L + 1})`'],
         ["E2", f"**{width} units** ({fmt_int(count_params('lstm', x, width, 1))} against "
-               f"{fmt_int(budget)}), not {tripled}: a layer's cost grows with $H^2$ but the "
-               "stack's only with $L$, so three times the depth buys about twice the width "
+               f"{fmt_int(budget)}), not {tripled}: the stack's cost grows only with $L$, a "
+               "layer's with $H^2$ (its recurrent weights) and with $H$ (its input weights). "
+               f"Were it $H^2$ alone, {deep_layers} times the budget would buy "
+               f"√{deep_layers}{NBSP}≈{NBSP}{deep_layers ** 0.5:.1f} times the width; the input "
+               f"term, linear in $H$, pushes that to {width / deep:.1f} "
                f"({tripled} units would cost {fmt_int(count_params('lstm', x, tripled, 1))})",
          "`stacklib.count_params`, searched over widths"],
         ["E3", f"**GRU {fmt_int(gru)}, RNN {fmt_int(rnn)}** — three and one blocks of the same "

@@ -24,8 +24,9 @@ JSON schema (``probes.json``)::
              accuracy: {feature: [L + 1 floats]},        # held-out accuracy, mean over seeds
              accuracy_sd: {feature: [L + 1 floats]},     # its population SD over seeds
              accuracy_per_seed: {feature: [[L + 1 floats] per seed]},
-             mean_abs_dh: [[L floats] per seed]}}        # mean |h_t - h_{t-1}| per layer,
+             mean_abs_dh: [[L floats] per seed],         # mean |h_t - h_{t-1}| per layer,
                                                          # held-out words (n_stats sentences)
+             lamps: [per seed [probe][layer][word]]}}    # lamp levels, as in stacks.json
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import torch
 from stacklib import data
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.experiments.lm import embeddings, layer_states, train_subset
-from stacklib.experiments.stacks import StacksConfig, layer_stats, trained_model
+from stacklib.experiments.stacks import StacksConfig, layer_stats, probe_lamps, trained_model
 from stacklib.lecture import SEEDS
 
 FEATURES = {"pos": "surface", "word_number": "surface", "subject_number": "structural",
@@ -143,14 +144,15 @@ def feature_info(train_s, test_s) -> dict:
 
 def over_seeds(per_seed: list[dict]) -> dict:
     """One model's probes over its seeds: per feature and layer, the mean, the population SD
-    and every seed's accuracy; and every seed's mean |Δh| per layer."""
+    and every seed's accuracy; and every seed's mean |Δh| per layer and lamp levels."""
     first = per_seed[0]
     acc = {f: np.array([p["accuracy"][f] for p in per_seed]) for f in first["accuracy"]}
     return {"num_layers": first["num_layers"], "layers": first["layers"],
             "accuracy": {f: a.mean(0).tolist() for f, a in acc.items()},
             "accuracy_sd": {f: a.std(0).tolist() for f, a in acc.items()},
             "accuracy_per_seed": {f: a.tolist() for f, a in acc.items()},
-            "mean_abs_dh": [p["mean_abs_dh"] for p in per_seed]}
+            "mean_abs_dh": [p["mean_abs_dh"] for p in per_seed],
+            "lamps": [p["lamps"] for p in per_seed]}
 
 
 def layer_probes(cfg: ProbesConfig) -> dict:
@@ -167,7 +169,7 @@ def layer_probes(cfg: ProbesConfig) -> dict:
                 train_s = train_subset(dataclasses.replace(tcfg, seed=seed))[: cfg.n_probe_train]
                 probed = probe_model(model, train_s, test_s, cfg)
                 moves = layer_stats(model, heldout[: cfg.stacks.n_stats])["mean_abs_dh"]
-                per_seed.append({**probed, "mean_abs_dh": moves})
+                per_seed.append({**probed, "mean_abs_dh": moves, "lamps": probe_lamps(model)})
             models[name] = {**over_seeds(per_seed), "seeds": list(cfg.seeds)}
         body = {"features": feature_info(train_s, test_s), "models": models}
     return {**run("probes", cfg, body), "duration_s": timer.seconds}

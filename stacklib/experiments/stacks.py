@@ -105,16 +105,30 @@ def describe(model, tcfg: TrainConfig, losses, curve, n_stats: int) -> dict:
         s = data.parse(text)
         h, c, _ = layer_states(model, [s])
         h, c = h[:, 0], c[:, 0]                              # (L, W, H)
-        mean = np.abs(h).mean(-1)                            # (L, W)
+        mean, lamp = lamps(h)
         out["probes"].append({"h": h.tolist(), "c": c.tolist(), "mean_abs_h": mean.tolist(),
-                              "lamp": (mean / mean.max(1, keepdims=True)).tolist(),
-                              "verb": verb_choice(model, s)})
+                              "lamp": lamp.tolist(), "verb": verb_choice(model, s)})
+    return out
+
+
+def lamps(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A probe's states (L, W, H) -> (mean |h| per layer and word, the same over its layer's
+    largest: the lamp levels, in (0, 1])."""
+    mean = np.abs(h).mean(-1)
+    return mean, mean / mean.max(1, keepdims=True)
+
+
+def probe_lamps(model) -> list[list[list[float]]]:
+    """The lamp levels of every probe sentence: [probe][layer][word]."""
+    out = []
+    for text in data.PROBES:
+        h, _, _ = layer_states(model, [data.parse(text)])
+        out.append(lamps(h[:, 0])[1].tolist())
     return out
 
 
 def trained_model(tcfg: TrainConfig, seed: int):
     return train_lm(dataclasses.replace(tcfg, seed=seed))
-
 
 
 def trained_stacks(cfg: StacksConfig) -> dict:
