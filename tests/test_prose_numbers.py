@@ -192,7 +192,9 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "381,952": ((CELLS, QUIZ), lambda: _int(_torch("lstm", 100, 128, 3))),
     "380,416": ((CELLS,), lambda: _int(_keras("lstm", 100, 128, 3))),
     "117,760": ((CELLS, QUIZ), lambda: _int(_torch("lstm", 100, 128, 1))),
-    "132,096": ((QUIZ,), lambda: _int(_layer("lstm", 100, 128, 3, 2, "total"))),
+    "132,096": ((CELLS, QUIZ), lambda: _int(_layer("lstm", 100, 128, 3, 2, "total"))),
+    "99,072": ((CELLS,), lambda: _int(_layer("gru", 100, 128, 3, 2, "total"))),
+    "33,024": ((CELLS,), lambda: _int(_layer("rnn", 100, 128, 3, 2, "total"))),
     "51,200": ((CELLS,), lambda: _int(_layer("lstm", 100, 128, 3, 1, "input_weights"))),
     "65,536": ((CELLS,), lambda: _int(_layer("lstm", 100, 128, 3, 2, "input_weights"))),
     # §08 hand-computed two-layer LSTM step

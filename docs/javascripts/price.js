@@ -37,7 +37,7 @@ StackWidgets.register("price", {
       const total = h("span.w-big", { "data-count": cell });
       const card = h("button.w-card", { type: "button", onclick: () => choose(cell) },
         h("span.w-strong", NAMES[cell]),
-        h("span", { text: `${gates} matri${gates > 1 ? "ces" : "x"} / layer` }), total);
+        h("span", { text: `${gates} gate block${gates > 1 ? "s" : ""} / layer` }), total);
       cards[cell] = [card, total];
     }
     const tbody = h("tbody");

@@ -34,9 +34,9 @@ def pricing_vs_layers(phone: bool):
     fig, ax = plt.subplots(figsize=(PHONE_WIDTH, 4.2) if phone else (7.2, 4.4))
     for cell in CELLS:
         counts = [count_params(cell, x, h, n) for n in layers]
+        blocks = f"{GATES[cell]} gate block{'s' if GATES[cell] > 1 else ''}"
         ax.plot(layers, counts, marker="o", ms=4, lw=2, color=CELL_COLORS[cell],
-                label=f"{CELL_NAMES[cell]} ({GATES[cell]} matri{'x' if GATES[cell] == 1 else 'ces'}"
-                      " / layer)")
+                label=f"{CELL_NAMES[cell]} ({blocks} / layer)")
         at = counts[default_L - 1]
         ax.annotate(fmt_int(at), (default_L, at), xytext=(8, -12),
                     textcoords="offset points", fontsize=8.5, color=CELL_COLORS[cell])

@@ -42,7 +42,7 @@ def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
 def _summary(x: int, h: int, L: int) -> str:
     from stacklib import GATES, count_params, param_breakdown
 
-    header = ["Stack", "Matrices per layer", "Layer 1 (PyTorch)", "Each layer above (PyTorch)",
+    header = ["Stack", "Gate blocks per layer", "Layer 1 (PyTorch)", "Each layer above (PyTorch)",
               f"Total, L = {L} (PyTorch)", f"Total, L = {L} (Keras)"]
     rows = []
     for cell in CELLS:
@@ -52,9 +52,8 @@ def _summary(x: int, h: int, L: int) -> str:
                      f"**{fmt_int(count_params(cell, x, h, L))}**",
                      fmt_int(count_params(cell, x, h, L, framework="keras"))])
     note = (f"Defaults of the price sliders: L = {L} layers, hidden size H = {h}, input size "
-            f"D = {x}. \"Matrices per layer\" counts one matrix per gate block, acting on the "
-            "layer's input and its previous state together; PyTorch stores each as two parts, "
-            "an input and a recurrent weight matrix.")
+            f"D = {x}. \"Gate blocks per layer\" is G in the formula above: each block has an "
+            "input matrix, a recurrent matrix and its bias vectors.")
     return header_comment(__name__) + md_table(header, rows, "lcrrrr") + "\n" + note + "\n"
 
 

@@ -28,7 +28,8 @@ def test_symbols_every_button_explains_its_glossary_row(web):
     buttons = w.locator("button.w-sym")
     assert buttons.count() >= 10
     symbols = buttons.evaluate_all("bs => bs.map(b => b.dataset.symbol)")
-    assert {"ht−1[l]", "ht[l−1]", "W[l]", "Cell[l]", "L", "xt", "yt"} <= set(symbols), symbols
+    assert {"ht−1[l]", "ht[l−1]", "W[l]", "Cell[l]", "L", "xt", "yt", "ct[l]", "ct−1[l]", "h0[l]",
+            "c0[l]"} <= set(symbols), symbols
     glossary = web.page.locator(".glossary")
     top = glossary.bounding_box()["y"]
     for i in (0, buttons.count() // 2, buttons.count() - 1):
