@@ -11,8 +11,8 @@ lstm.load_state_dict({name: torch.from_numpy(w) for name, w in WEIGHTS.items()})
 x = torch.from_numpy(X)  # (T, input_size): one sequence, no batch dimension
 h0, c0 = torch.from_numpy(H0), torch.from_numpy(C0)  # (num_layers, hidden)
 with torch.no_grad():
-    # For each t: layer 1 reads x_t and its own (h, c) of step t-1, layer 2 reads
-    # layer 1's new h_t and its own (h, c) of step t-1.
+    # At each t, layer 1 reads x_t and its own (h, c) of step t-1; layer 2 reads
+    # layer 1's h_t and its own (h, c) of step t-1.
     output, (h_n, c_n) = lstm(x, (h0, c0))
 
 # output: the top layer's h at every step (the first row is §08's y_t);

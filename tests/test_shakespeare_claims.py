@@ -299,8 +299,10 @@ def test_learning_rate_claims(study):
 
 
 def test_readme_states_what_the_study_cost():
-    """README's run count, CPU-hours and hours on two cores, and the headline subset's minutes,
-    are the committed runs' own: each run records the CPU time of its (single-threaded) worker."""
+    """README's play count is the installed corpus's; its run count, CPU-hours and hours on two
+    cores, and the headline subset's minutes, are the committed runs' own: each run records the
+    CPU time of its (single-threaded) worker."""
+    from stacklib import corpus
     from stacklib.charlm.study import headline, plan
 
     runs = {path.stem: json.loads(path.read_text()) for path in
@@ -310,6 +312,7 @@ def test_readme_states_what_the_study_cost():
     hours = sum(r["cpu_seconds"] for r in runs.values()) / 3600
     subset = sum(runs[run.name]["cpu_seconds"] for run in headline(planned)) / 60
     readme = re.sub(r"\s+", " ", (DOCS.parent / "README.md").read_text(encoding="utf-8"))
+    assert f"({len(corpus.plays())} plays as markdown;" in readme
     assert (f"The study's {len(planned)} runs took {hours:.2f} CPU-hours "
             f"({hours * 60 / 2:.0f} minutes on 2 cores)") in readme
     assert f"3 seeds (~{subset / 2:.0f} min on 2 cores as recorded)" in readme

@@ -25,8 +25,10 @@ TABS = (("pytorch", "PyTorch: depth is one argument",
         ("keras", "Keras: layers wired one into the next",
          "Layer 1 says `return_sequences=True` because layer 2 reads its output at every step; "
          "the weights are PyTorch's, transposed, with the two biases added into one."),
-        ("numpy", "NumPy: the loops both frameworks hide",
-         "A loop over time, and inside it the climb: a loop over layers."))
+        ("numpy", "NumPy: the loops written out",
+         "A loop over time, and inside it the climb: a loop over layers. PyTorch and Keras run "
+         "each layer over the whole sequence, then the next; both orders respect the same "
+         "dependencies, so the numbers agree."))
 
 INTRO = r"""# Code lab: a stacked LSTM three ways
 

