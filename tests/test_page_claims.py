@@ -35,7 +35,7 @@ def test_verdict_latency_claims():
     assert set(by) == {("trained", 1), ("trained", 32), ("seed", 1), ("seed", 32)}
     for r in runs:  # "×3 holds, roughly, ...: somewhat less than three times as long", and
         # §02, §10, §12: "latency nearly as much (measured, somewhat less)" than ×L
-        assert 0.75 * r["layers_deep"] < r["ratio_deep_narrow1"] < r["layers_deep"], r
+        assert 0.7 * r["layers_deep"] < r["ratio_deep_narrow1"] < r["layers_deep"], r
     assert by["seed", 1]["ratio_deep_wide"] < 1.0  # "one sequence at a time, the faster"
     assert 0.8 <= by["seed", 32]["ratio_deep_wide"] <= 1.25  # "took about the same time"
     for b in (1, 32):  # trained sizes: "slower, but by much less than three times"

@@ -299,7 +299,7 @@ def test_widget_code_fits_the_budget(site_dir):
     files = [js / f"{name}.js" for name in sorted(scripts)]
     files += sorted((site_dir / "stylesheets").glob("widget*.css"))
     sizes = {f.name: len(compressed(f.read_bytes())) for f in files}
-    assert sum(sizes.values()) <= 28.45 * 1024, sizes
+    assert sum(sizes.values()) <= 28.75 * 1024, sizes
 
 
 def test_a_phone_gets_the_phone_layout_of_a_figure(web):
