@@ -57,7 +57,11 @@ def live_probes_md(probes: dict) -> str:
             f"mean{PM}standard deviation over the {len(seeds)} trained models (the population "
             "formula), then the structural rows model by model; the baseline always guesses the "
             "most common answer (`stacklib.experiments.probes`). The figure above shows the "
-            f"seed-{seeds[0]} model.\n")
+            f"seed-{seeds[0]} model. How far each layer's state moves per word (mean "
+            "\\|Δh\\| over held-out sentences), layer 1 → layer 2: "
+            + "; ".join(f"seed {seed} {fmt_num(a, 3)} → {fmt_num(b, 3)} (×{b / a:.2f})"
+                        for seed, (a, b) in zip(seeds, model["mean_abs_dh"], strict=True))
+            + ".\n")
     return (header_comment(__name__) + md_table(header, rows, "llrrrr") + "\n"
             + md_table(seed_header, seed_rows) + note)
 
