@@ -14,8 +14,9 @@ import torch
 from stacklib import data
 from stacklib.config import param_name
 from stacklib.experiments import lm
+from stacklib.experiments.budget import lstm_params
 from stacklib.experiments.depth_data import DepthDataConfig, depth_data
-from stacklib.experiments.depth_width import DepthWidthConfig, depth_vs_width, lstm_params
+from stacklib.experiments.depth_width import DepthWidthConfig, depth_vs_width
 from stacklib.experiments.gradient_flow import GradientFlowConfig, grad_norms, gradient_flow
 from stacklib.experiments.latency import LatencyConfig, latency
 from stacklib.experiments.probes import ProbesConfig, layer_probes

@@ -33,9 +33,13 @@ def test_verdict_latency_claims():
     runs = _load("experiments/latency.json")["runs"]
     by = {(r["scale"], r["batch"]): r for r in runs}
     assert set(by) == {("trained", 1), ("trained", 32), ("seed", 1), ("seed", 32)}
-    for r in runs:  # "×3 holds, roughly, ...: somewhat less than three times as long", and
-        # §02, §10, §12: "latency nearly as much (measured, somewhat less)" than ×L
-        assert 0.7 * r["layers_deep"] < r["ratio_deep_narrow1"] < r["layers_deep"], r
+    for r in runs:  # "×3 holds, roughly": §02, §10, §12 "about ×L at realistic sizes (the
+        # table's) and somewhat less at tiny ones"
+        L, ratio = r["layers_deep"], r["ratio_deep_narrow1"]
+        if r["scale"] == "seed":
+            assert 0.9 * L <= ratio <= 1.1 * L, r
+        else:
+            assert 0.7 * L < ratio < 0.9 * L, r
     assert by["seed", 1]["ratio_deep_wide"] < 1.0  # "one sequence at a time, the faster"
     assert 0.8 <= by["seed", 32]["ratio_deep_wide"] <= 1.25  # "took about the same time"
     for b in (1, 32):  # trained sizes: "slower, but by much less than three times"

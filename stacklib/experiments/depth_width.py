@@ -29,25 +29,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from stacklib import data
+from stacklib.experiments.budget import lstm_params, matched_width
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.experiments.lm import TrainConfig, evaluate, train_lm
 from stacklib.experiments.stacks import HERO
 from stacklib.lecture import SEEDS
-from stacklib.params import count_params
-
-
-def lstm_params(input_size: int, hidden: int, layers: int, biases: int = 2) -> int:
-    """Recurrent weights of an LSTM stack (torch: two bias vectors per gate block; Keras: 1)."""
-    frameworks = {2: "torch", 1: "keras"}
-    if biases not in frameworks:
-        raise ValueError(f"biases: expected 2 (torch) or 1 (Keras), got {biases!r}")
-    return count_params("lstm", input_size, hidden, layers, framework=frameworks[biases])
-
-
-def matched_width(input_size: int, hidden: int, layers: int) -> int:
-    """Width of one LSTM layer whose parameter count is closest to the deep stack's."""
-    target = lstm_params(input_size, hidden, layers)
-    return min(range(1, 8 * hidden), key=lambda w: abs(lstm_params(input_size, w, 1) - target))
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from stacklib.experiments.budget import matched_width
 from stacklib.experiments.common import Timer, run, threads
-from stacklib.experiments.depth_width import matched_width
 from stacklib.lecture import LATENCY_CASES
 
 
