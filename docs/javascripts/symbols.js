@@ -36,7 +36,7 @@ StackWidgets.register("symbols", {
     const contentsOf = (cell) => [...cell.cloneNode(true).childNodes];
     const explanation = (row) => {
       const [symbol, job, shape, personality] = row.cells;
-      return [h("p.w-title", contentsOf(symbol), " · ", job.textContent),
+      return [h("p.w-title", contentsOf(symbol), " · ", contentsOf(job)),
         h("dl.w-dl", h("dt", "Job"), h("dd", contentsOf(job)),
           h("dt", "Shape"), h("dd", contentsOf(shape)),
           h("dt", "Personality"), h("dd", personality.textContent))];
