@@ -129,8 +129,12 @@ def test_budget_claims(study):
     assert all(mean(cfg) > mean(one) for L, cfg in by_layers.items() if L > 1)
     # "the single wide layer and the two-layer stack end level with each other"
     assert abs(mean(one) - mean(two)) <= spread(one) + spread(two) + 0.01
-    # "each added layer after that costs held-out bpc"
+    # "each added layer after that costs held-out bpc"; the card "Width is enough when…": "a
+    # plain wide layer beat plain stacks of three and four layers of the same cost, and tied the
+    # two-layer one"
     assert mean(by_layers[4]) > mean(by_layers[3]) > max(mean(one), mean(two))
+    assert all(mean(by_layers[L]) - mean(one) > spread(by_layers[L]) + spread(one)
+               for L in (3, 4))
     # "the curves never cross" (the deep ones stay above the shallow ones)
     for shallow in (1, 2):
         for deep in (3, 4):

@@ -30,6 +30,11 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}{NBSP}%"
 
 
+def _pct_sd(mean: float, sd: float) -> str:
+    """Mean ± standard deviation over seeds, as percentages."""
+    return f"{100 * mean:.1f}{PM}{100 * sd:.1f}{NBSP}%"
+
+
 def live_probes_md(probes: dict) -> str:
     """The mean ± SD table over the seeds, then the subject's number per seed: the rows where
     the seeds disagree about which layer reads it best."""
@@ -39,8 +44,7 @@ def live_probes_md(probes: dict) -> str:
     header = ["Property", "kind", "majority-class baseline", *layers]
     rows = [[PROPERTY[f], "surface" if feats[f]["kind"] == "surface" else "structure",
              _pct(feats[f]["majority"]),
-             *(f"{100 * m:.1f}{PM}{100 * s:.1f}{NBSP}%" for m, s in zip(acc[f], sd[f],
-                                                                     strict=True))]
+             *map(_pct_sd, acc[f], sd[f])]
             for f in PROPERTY]
     per_seed = model["accuracy_per_seed"]
     subject = ("subject_number", "subject_number_mismatch")
@@ -120,7 +124,8 @@ def same_budget_md(dw: dict) -> str:
     tr, params = dw["training"], dw["params"]
     label = {"wide": "Shallow & wide", "deep": "Deep & narrow"}
     rows = [[label[k], f"{tr[k]['layers']}{NBSP}×{NBSP}{tr[k]['hidden']}", fmt_int(params[k]),
-             _pct(tr[k]["mean"]), _pct(tr[k]["mean_mismatch"]),
+             _pct_sd(tr[k]["mean"], tr[k]["std"]),
+             _pct_sd(tr[k]["mean_mismatch"], tr[k]["std_mismatch"]),
              ", ".join(fmt_int(s) for s in tr[k]["steps_to_90"])] for k in ("wide", "deep")]
     header = ["Same budget, toy scale", "layers × units", "parameters",
               "held-out agreement", "at mismatched attractors", f"steps to 90{NBSP}%, per seed"]
@@ -134,7 +139,8 @@ def same_budget_md(dw: dict) -> str:
             f"{cfg['embed_size']}, no residual connections), {len(dw['config']['seeds'])} seeds "
             f"each, trained until held-out agreement reached {100 * cfg['stop_at']:.0f}{NBSP}% "
             "or for at most "
-            f"{fmt_int(cfg['steps'])} steps; agreement is the mean over seeds, parameters count "
+            f"{fmt_int(cfg['steps'])} steps; agreement is the mean{PM}standard deviation over "
+            "seeds (the population formula), parameters count "
             "the recurrent layers in PyTorch's convention (`stacklib.experiments.depth_width`). "
             f"During training, agreement is scored on a smaller held-out sample "
             f"({fmt_int(cfg['n_curve'])} sentences), and a run that had already stopped counts "
