@@ -115,5 +115,6 @@ def report(results: dict, steps: int) -> tuple[list[str], bool]:
                  + ("yes" if same else f"NO ({sorted(losses)})"))
     return lines, same
 
+
 if __name__ == "__main__":
     sys.exit(main())

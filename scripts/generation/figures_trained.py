@@ -207,12 +207,13 @@ def lenses(stacks: dict, probes: dict, phone: bool):
         ax.set_xticks([0, 0.5, 1], ["0", "0.5", "1"], fontsize=9)
     left, right = bars[0].get_position().x0, bars[-1].get_position().x1
     n = len(probed["seeds"])
-    caption = (f"held-out probe accuracy, mean of {n} trained models ± 1 SD\n"
-               "(black tick = majority-class baseline; heat maps: the first model)")
-    if phone:
-        caption = caption.replace(", mean", ",\nmean").replace("class baseline; ",
-                                                                  "class baseline;\n")
-    fig.text((left + right) / 2, 0.012, caption, ha="center", va="bottom", fontsize=9.5)
+    lines = (["held-out probe accuracy,", f"mean of {n} trained models ± 1 SD",
+              "(black tick = majority-class baseline;", "heat maps: the first model)"]
+             if phone else
+             [f"held-out probe accuracy, mean of {n} trained models ± 1 SD",
+              "(black tick = majority-class baseline; heat maps: the first model)"])
+    fig.text((left + right) / 2, 0.012, "\n".join(lines), ha="center", va="bottom",
+             fontsize=9.5)
     title = ("Same sentence, three lenses: what each layer holds,\nand what a linear probe "
              "can read from it")
     fig.suptitle(title.replace(": ", ":\n").replace(",\nand", "\nand") if phone else title,
