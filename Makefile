@@ -18,6 +18,10 @@ export XDG_CONFIG_HOME := $(CURDIR)/.cache/xdg
 export XDG_CACHE_HOME := $(CURDIR)/.cache/xdg-cache
 export NO_MKDOCS_2_WARNING := 1
 export PYTHONHASHSEED := 0
+# Tests run in two processes (pytest-xdist): the browser suite in one, the rest beside it
+# (tests/conftest.py says how they are shared out). More would not help: the browser suite is one
+# process's work, and two cores are busy already.
+PYTEST_PARALLEL := -n 2 --dist loadscope
 
 .PHONY: serve test test-fast build generate preview check-docs lint bench clean pdf offline \
 	deploy-version lighthouse
@@ -72,13 +76,13 @@ check-docs: $(DOCS_VENV)/.installed
 ## test-fast: before every commit: lint, library, generation and site tests (no browser)
 test-fast: $(BIN)/.installed
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -m "not browser and not delivery"
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "not browser and not delivery"
 
 ## test: every test (library, generation, site, browser, PDF, delivery) plus lint; leaves the
 ## site and the PDF it checked in build/site/ and build/lecture.pdf
 test: $(BIN)/.installed $(NODE)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL)
 
 ## bench: speed ratios measured side by side (not a test)
 bench: $(BIN)/.installed

@@ -10,7 +10,7 @@ from scripts.toolenv import apply
 
 apply()  # every tool's state inside the project, never in $HOME (before keras/matplotlib load)
 
-from sitebuild import ARTIFACTS, Build, build  # noqa: E402  (after the environment is set)
+from sitebuild import ARTIFACTS, Build, build_once  # noqa: E402  (after the environment is set)
 
 HERE = Path(__file__).resolve().parent
 
@@ -25,10 +25,28 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(getattr(pytest.mark, name))
 
 
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: unknown where xdist is not installed
+def pytest_xdist_make_scheduler(config, log):
+    """Parallel runs (`-n 2 --dist loadscope`, as the Makefile runs them) give each worker whole
+    files, so a module's fixture is made once, and each of two suites whole: the browser tests
+    (they time layout and would slow one another) and the delivery tests (one printed PDF)."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BySuiteOrFile(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return next((suite for suite in ("tests/browser/", "tests/delivery/")
+                         if path.startswith(suite)), path)
+
+    return BySuiteOrFile(config, log)
+
+
 @pytest.fixture(scope="session")
 def built_site() -> Build:
-    """`mkdocs build --strict` once per session into build/site/, shared by every suite."""
-    return build(ARTIFACTS / "site")
+    """`mkdocs build --strict` once per test run into build/site/, shared by every suite."""
+    return build_once(ARTIFACTS / "site")
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,9 @@ build failed) to every suite: site checks, browser, delivery (PDF, offline copy,
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
 import subprocess
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -88,17 +91,40 @@ class Build:
     pages: dict[str, Page]
 
 
+def parse_site(site: Path) -> dict[str, Page]:
+    pages = {}
+    for path in sorted(site.rglob("*.html")):
+        page = parse_page(path, site)
+        pages[page.rel] = page
+    return pages
+
+
 def build(site: Path) -> Build:
     """`mkdocs build --strict` into ``site``; the log is kept, a failure is not raised."""
     from scripts.site import build as mkdocs_build
 
     proc = mkdocs_build(site, check=False)
-    pages = {}
-    if proc.returncode == 0:
-        for path in sorted(site.rglob("*.html")):
-            page = parse_page(path, site)
-            pages[page.rel] = page
+    pages = parse_site(site) if proc.returncode == 0 else {}
     return Build(site, proc.returncode, proc.stdout + proc.stderr, pages)
+
+
+def build_once(site: Path) -> Build:
+    """`build`, once per test run even when pytest-xdist runs the tests in several processes:
+    the first to take the lock builds and records how it went; the others read the record."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")  # set in xdist's workers only
+    if run is None:
+        return build(site)
+    site.parent.mkdir(parents=True, exist_ok=True)
+    record = site.with_name(f"{site.name}.build.json")
+    with open(site.with_name(f"{site.name}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if record.is_file() and (done := json.loads(record.read_text()))["run"] == run:
+            pages = parse_site(site) if done["returncode"] == 0 else {}
+            return Build(site, done["returncode"], done["output"], pages)
+        result = build(site)
+        record.write_text(json.dumps({"run": run, "returncode": result.returncode,
+                                      "output": result.output}))
+        return result
 
 
 def git_dir(tmp: Path, origin: str | None) -> str:
