@@ -1,7 +1,8 @@
 """Widgets reserve their height (widgets.css, runtime.js): a widget mounting on screen moves
 nothing on the page, on a phone and on a desktop, from its static figure through "loading" to
 live. Only the prose a widget keeps on screen beside its controls (the climb's and the quiz's
-headings and paragraphs) may move: the controls take the static tables' place above it."""
+headings and paragraphs) may move: the controls take the static tables' place above it. Until
+it mounts, a widget's static figure is laid out only near the screen."""
 
 from __future__ import annotations
 
@@ -56,3 +57,26 @@ def test_a_widget_appears_without_moving_the_page(web, name, view, width):
     shifts = page.evaluate("window.shifts")
     total = sum(value for value, _ in shifts)
     assert total == 0, f"{name} at {width} px: layout shift {total:.4f} {shifts}"
+
+
+def test_a_static_figure_is_laid_out_only_near_the_screen_until_its_widget_mounts(web):
+    """Page speed (widgets.css): before its script mounts it, a widget's static figure is
+    skipped by layout while it is far from the viewport, and drawn when the reader comes near;
+    once the widget is live it is not drawn at all. §08's climb figure, tables of formulas, was a
+    quarter of that page's main-thread time at load."""
+    page = web.page
+    page.set_viewport_size({"width": 412, "height": 823})
+    held = []
+    page.route("**/javascripts/climb.js", lambda route: held.append(route))
+    page.goto(web.url(PAGES["climb"]), wait_until="domcontentloaded")
+    page.wait_for_function("() => document.fonts.status === 'loaded'")
+    # (a skipped element keeps its own box: what is skipped is what it holds)
+    drawn = ("() => [...document.querySelectorAll('[data-widget=climb] > :not(.w-ui):not(.w-keep)"
+             " > *')].map(e => e.checkVisibility({contentVisibilityAuto: true}))")
+    assert not any(page.evaluate(drawn))  # far below the first screen
+    page.locator('.widget[data-widget="climb"]').evaluate("e => e.scrollIntoView()")
+    page.wait_for_function(f"() => ({drawn})()[0]")  # the reader is there: the figure shows
+    assert len(held) == 1
+    held[0].continue_()
+    web.settle()
+    assert not any(page.evaluate(drawn))  # live: the widget's UI instead
