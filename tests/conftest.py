@@ -29,12 +29,14 @@ def pytest_collection_modifyitems(config, items):
 def pytest_xdist_make_scheduler(config, log):
     """Parallel runs (`-n 2 --dist loadscope`, as the Makefile runs them) give each worker whole
     files, so a module's fixture is made once, and each of two suites whole: the browser tests
-    (they time layout and would slow one another) and the delivery tests (one printed PDF)."""
+    (they time layout and would slow one another) and the delivery tests (one printed PDF).
+    A scheduler rather than xdist_group marks: --dist loadgroup renames node ids, which
+    pytest 9's nodes no longer read, so its groups never reach the scheduler."""
     if config.getvalue("dist") != "loadscope":
         return None
     from xdist.scheduler import LoadScopeScheduling
 
-    class BySuiteOrFile(LoadScopeScheduling):
+    class BySuiteOrFile(LoadScopeScheduling):  # as xdist's own --dist loadfile is made
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
             return next((suite for suite in ("tests/browser/", "tests/delivery/")
