@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from scripts.benchmarks import stack
 from scripts.benchmarks.stack import guard_line, ratios_in_turns, report
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,10 +25,19 @@ def test_benchmark_runs_and_prints_every_ratio_and_the_guard():
     assert lines[-1].startswith("guard: stacklib.numpy forward within 3x of nn.LSTM at L=3: ")
 
 
-def test_ratios_are_taken_round_by_round():
-    calls = []
-    ratios = ratios_in_turns(lambda: calls.append("a"), lambda: calls.append("b"), 3)
-    assert len(ratios) == 3 and all(r > 0 for r in ratios)
+def test_ratios_are_taken_round_by_round(monkeypatch):
+    """On a clock that only the two functions move (3 ticks for ours, 1 for theirs), every
+    round's ratio is exactly 3, whichever of the two runs first."""
+    calls, clock = [], [0.0]
+
+    def costs(name, ticks):
+        def run():
+            calls.append(name)
+            clock[0] += ticks
+        return run
+
+    monkeypatch.setattr(stack.time, "perf_counter", lambda: clock[0])
+    assert ratios_in_turns(costs("a", 3.0), costs("b", 1.0), 3) == [3.0, 3.0, 3.0]
     assert calls == ["a", "b", "a", "b", "b", "a", "a", "b"]  # warm-up, then alternating
 
 

@@ -3,7 +3,7 @@
 Each experiment is a function taking a frozen config dataclass (with a ``tiny()`` classmethod
 for tests) and returning a plain dict: the measurements plus ``name``, ``config``, ``seed``,
 ``versions`` and ``duration_s``. The JSON schema of each result is documented at the top of
-its module. ``scripts/run_experiments.py`` writes them to ``docs/generated/experiments/``.
+its module. ``python -m scripts.experiments`` writes them to ``docs/generated/experiments/``.
 """
 
 # name -> (module, function, config class); JSON file = docs/generated/experiments/<name>.json
