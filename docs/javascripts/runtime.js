@@ -278,7 +278,7 @@
     scheduleScan();
   };
   // What widgets use (the rest stays inside this file).
-  Object.assign(StackWidgets, { register, loadJSON, h, svg, uniqueId, formatFixed, formatInt,
+  Object.assign(StackWidgets, { register, h, svg, uniqueId, formatFixed, formatInt,
     clamp, intInRange, hashParam });
 
   // Material's document$ emits on every page, instant navigation included.
