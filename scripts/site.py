@@ -70,6 +70,11 @@ def page_url(src: str) -> str:
     return "" if stem == "index" else f"{stem}/"
 
 
+def nav_urls() -> list[str]:
+    """Site-relative URL of every nav page, in order ("" is home)."""
+    return [page_url(src) for _, src in nav()]
+
+
 def site_url(config: str = "mkdocs.yml") -> str:
     """site_url from the config (SITE_URL in the environment wins), ending in '/'."""
     url = load_config(config).get("site_url") or "/"

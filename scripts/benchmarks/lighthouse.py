@@ -26,7 +26,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from scripts.site import CHROMIUM, CHROMIUM_FLAGS, ROOT, build, nav, page_url, serve, site_path
+from scripts.site import CHROMIUM, CHROMIUM_FLAGS, ROOT, build, nav_urls, serve, site_path
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
@@ -51,11 +51,6 @@ def page_weight(site: Path, rel: str) -> int:
         if target.is_file():
             total += target.stat().st_size
     return total
-
-
-def lecture_pages() -> list[str]:
-    """Site-relative URL of every nav page, in order ("" is home)."""
-    return [page_url(src) for _, src in nav()]
 
 
 def lighthouse(url: str, form: str, out_json: Path) -> dict:
@@ -145,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"median of {args.runs} run(s) per page and form (range in brackets)")
         with serve(site, gzip=True) as origin:
             base = origin + site_path()
-            for rel in args.page or lecture_pages():
+            for rel in args.page or nav_urls():
                 for form in args.forms.split(","):
                     runs = []
                     for k in range(args.runs):

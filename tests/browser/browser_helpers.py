@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from scripts.site import nav, page_url
-
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED = ROOT / "docs" / "generated"
 SUB = "/sub/"  # a second mount point: the site must also work under a sub-path
@@ -19,11 +17,6 @@ PAGES = {  # widget -> page (site-relative URL)
     "verdict": "10-verdict/", "quiz": "13-mastery-check/", "depth-data": "10-verdict/",
     "curves": "10-verdict/",
 }
-
-
-def nav_pages() -> list[str]:
-    """Site-relative URLs of every page in mkdocs.yml's nav."""
-    return [page_url(src) for _, src in nav()]
 
 
 def data(rel: str):

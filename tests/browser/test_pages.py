@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_helpers import PAGES, SUB, nav_pages, shown
+from browser_helpers import PAGES, SUB, shown
+
+from scripts.site import nav_urls
 
 WIDGET_PAGES = sorted(set(PAGES.values()))
 DATA = {"hero-lamps": "hero", "lenses": "lenses", "price": "params", "live-stack": "live_stack",
@@ -109,7 +111,7 @@ def _widgets_work_on_a_phone(web) -> None:
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.parametrize("rel", nav_pages())
+@pytest.mark.parametrize("rel", nav_urls())
 def test_page_light_dark_print_and_phone(web, rel):
     page = web.page
     page.emulate_media(reduced_motion="reduce")
