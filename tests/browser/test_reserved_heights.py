@@ -62,8 +62,7 @@ def test_a_widget_appears_without_moving_the_page(web, name, view, width):
 def test_a_static_figure_is_laid_out_only_near_the_screen_until_its_widget_mounts(web):
     """Page speed (widgets.css): before its script mounts it, a widget's static figure is
     skipped by layout while it is far from the viewport, and drawn when the reader comes near;
-    once the widget is live it is not drawn at all. §08's climb figure, tables of formulas, was a
-    quarter of that page's main-thread time at load."""
+    once the widget is live it is not drawn at all (§08's climb figure: tables of formulas)."""
     page = web.page
     page.set_viewport_size({"width": 412, "height": 823})
     held = []
