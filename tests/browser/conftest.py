@@ -9,6 +9,7 @@ fixture fails the test if any happened, unless the test declared them expected.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -92,20 +93,27 @@ class Web:
 
 
 @pytest.fixture(scope="session")
-def context(browser, server):
+def context(browser, server, site_dir):
     """One browser context for the session (each test gets its own page); requests leaving
     127.0.0.1 are aborted and charged to the running test. Material's instant navigation maps
     sitemap.xml's URLs to the serving host but keeps site_url's port, so the sitemap is served
-    with our port (as `mkdocs serve` on site_url's port would see it)."""
+    with our port (as `mkdocs serve` on site_url's port would see it). The search index comes
+    with its settings and no documents: every page load has Material's search worker index what
+    it gets, the whole site's text each time, and no browser test searches (the offline copy's
+    search is tested in tests/delivery/test_offline.py)."""
     ctx = browser.new_context(viewport={"width": 1100, "height": 900})
     ctx.external = []
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(site_url()))
+    index = json.loads((site_dir / "search" / "search_index.json").read_text(encoding="utf-8"))
+    no_documents = json.dumps({**index, "docs": []})
 
     def route(r):
         url = r.request.url
         if url.startswith(server) and url.endswith("/sitemap.xml"):
             response = r.fetch()
             return r.fulfill(response=response, body=response.text().replace(origin, server))
+        if url.startswith(server) and url.endswith("/search/search_index.json"):
+            return r.fulfill(content_type="application/json", body=no_documents)
         if urlsplit(url).hostname == "127.0.0.1" or url.startswith(("data:", "blob:")):
             return r.continue_()
         ctx.external.append(url)
