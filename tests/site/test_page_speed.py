@@ -1,6 +1,7 @@
 """Page-speed properties of the built HTML (scripts/benchmarks/lighthouse.py measures the
-scores): no render-blocking script of ours, widget code only where a widget is, a small math
-font that covers every formula, the notebook's CSS pruned, sized images, light pages."""
+scores): no render-blocking script, ours or the theme's; widget code only where a widget is; a
+small math font that covers every formula; the notebook's CSS pruned; sized images; light
+pages."""
 
 from __future__ import annotations
 
@@ -69,6 +70,16 @@ def test_our_scripts_are_deferred_and_widget_code_is_not_in_the_html(site):
                 for m in SCRIPT.finditer(page.html) if OUR_JS.search(m.group(1))]
         assert [name for _, name in ours] == ["runtime", "a11y"], (page.rel, ours)
         assert all(re.search(r"\sdefer\b", attrs) for attrs, _ in ours), (page.rel, ours)
+
+
+def test_the_theme_bundle_is_deferred_on_every_page(site):
+    """hooks/defer_theme_bundle.py: Material's bundle.js never blocks the parser, so it cannot
+    hold up the first paint (the print page and 404.html included)."""
+    assert {"print_page/index.html", "404.html"} <= set(site.pages)
+    for page in site.pages.values():
+        tags = [attrs for attrs in SCRIPT.findall(page.html)
+                if "assets/javascripts/bundle." in attrs]
+        assert len(tags) == 1 and re.search(r"\sdefer\b", tags[0]), (page.rel, tags)
 
 
 def test_math_font_faces_match_their_files():
