@@ -1,12 +1,10 @@
 """MkDocs hook: Material's bundle.js is loaded with `defer`, so it never holds up the first paint.
 
-Material's template puts its bundle at the end of <body> as a parser-blocking <script>. On a
-slow phone the browser then sometimes paints nothing until the bundle has run and the work it
-starts is done: measured with Lighthouse (mobile) on a lecture page, first paint came about a
-second late in a third of the runs, never with the bundle deferred. Deferred, it still runs
-before DOMContentLoaded and before our deferred scripts (deferred scripts run in document
-order), which is all that Material, runtime.js and a11y.js need; the inline scripts of the
-page use only the helpers Material defines in <head>.
+Material's template puts its bundle at the end of <body> as a parser-blocking <script>, and a
+slow phone may then paint nothing until the bundle, and the work it starts, have run. Deferred,
+it still runs before DOMContentLoaded and before our deferred scripts (deferred scripts run in
+document order), which is all that Material, runtime.js and a11y.js need; the inline scripts of
+a page use only the helpers Material defines in <head>.
 
 Every HTML file of the site is rewritten after the build, so the pages that print-site and the
 404 template write outside MkDocs' page events are deferred too. A file without exactly one
