@@ -29,7 +29,8 @@ def pytest_collection_modifyitems(config, items):
 def pytest_xdist_make_scheduler(config, log):
     """Parallel runs (`-n 2 --dist loadscope`, as the Makefile runs them) give each worker whole
     files, so a module's fixture is made once, and each of two suites whole: the browser tests
-    (they time layout and would slow one another) and the delivery tests (one printed PDF).
+    (one browser and one server; shared between both workers they ran no faster) and the
+    delivery tests (one printed PDF).
     A scheduler rather than xdist_group marks: --dist loadgroup renames node ids, which
     pytest 9's nodes no longer read, so its groups never reach the scheduler."""
     if config.getvalue("dist") != "loadscope":
