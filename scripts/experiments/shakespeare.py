@@ -57,7 +57,7 @@ def versions() -> dict:
 
 
 def training_key(run) -> str:
-    return inputs_key(TRAINING_MODULES, extra=repr(run.train)
+    return inputs_key(TRAINING_MODULES, extra=repr(run.job)
                       + json.dumps(versions(), sort_keys=True))[:16]
 
 
@@ -91,20 +91,20 @@ def execute(run, train: bool, weights: Path, quick: bool):
 
     from stacklib.charlm.analysis import describe
     from stacklib.charlm.jobs import fit
-    from stacklib.charlm.model import CharLM
     from stacklib.charlm.study import describe_config
+    from stacklib.lm.model import LM
 
     torch.set_num_threads(1)
     corpus, texts = _corpus(quick)
     result = None
     if train:
-        model, result = fit(run.train, texts)
+        model, result = fit(run.job, texts)
         weights.parent.mkdir(parents=True, exist_ok=True)
         buffer = io.BytesIO()
         torch.save(model.state_dict(), buffer)
         weights.write_bytes(buffer.getvalue())
     else:
-        model = CharLM(run.train.model)
+        model = LM(run.job.model)
         model.load_state_dict(torch.load(weights, weights_only=True))
     analysis = describe(model, corpus, texts.test, describe_config(quick)) if run.analyse else None
     return result, analysis
@@ -113,8 +113,8 @@ def execute(run, train: bool, weights: Path, quick: bool):
 # ---------------------------------------------------------------- the study, orchestrated
 def cost(run) -> float:
     """Rough seconds of a run (to start the longest first)."""
-    m = run.train.model
-    return run.train.max_steps * m.num_layers * (m.hidden_size + 64) ** 2
+    m = run.job.model
+    return run.job.train.max_steps * m.num_layers * (m.hidden_size + 64) ** 2
 
 
 def read(path: Path) -> dict:
@@ -125,6 +125,25 @@ def write(path: Path, record: dict) -> None:
     from scripts.generation.write import non_finite_as_none, write_json
 
     write_json(path, non_finite_as_none(record))  # a diverged run's last norms: null
+
+
+# What a re-run must reproduce of the record it replaces: everything but the key, the timings
+# and the fields a newer runner adds.
+TIMINGS = {"key", "analysis_key", "cpu_seconds", "seconds", "steps_run", "config"}
+
+
+def differences(old: dict, new: dict) -> list[str]:
+    """The fields in which a re-run's record differs from the one it replaces (as stored)."""
+    from scripts.generation.write import json_text, non_finite_as_none
+
+    new = json.loads(json_text(non_finite_as_none(new)))
+    out = []
+    for part in (None, "history"):
+        a, b = (old, new) if part is None else (old.get(part, {}), new.get(part, {}))
+        for field in sorted((set(a) & set(b)) - TIMINGS - {"history", "analysis"}):
+            if a[field] != b[field]:
+                out.append(field if part is None else f"{part}.{field}")
+    return out
 
 
 def pending(runs, out: Path, weights: Path):
@@ -182,7 +201,8 @@ def main(argv=None) -> int:
     ap.add_argument("--timing", action="store_true",
                     help="time the depth and budget models side by side, then stop")
     ap.add_argument("--groups", nargs="+", metavar="GROUP",
-                    help="only these groups of the study (depth, budget, data, deep, lr)")
+                    help="only these groups of the study (depth, budget, data, deep, lr, scale, "
+                         "cell)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -197,8 +217,18 @@ def main(argv=None) -> int:
     todo = pending(runs, out, weights)
     if args.list:
         waiting = {run.name for run, *_ in todo}
+        hours = {}
         for run in runs:
-            print(f"{run.name:<28} {run.group:<7} {'to run' if run.name in waiting else 'done'}")
+            record = read(out / f"{run.name}.json")
+            state = "to run" if run.name in waiting else "done"
+            if run.name in waiting and record:
+                state += " (its record is from other inputs)"
+            print(f"{run.name:<28} {run.group:<7} {state}")
+            if run.name not in waiting:
+                hours[run.group] = hours.get(run.group, 0) + record["cpu_seconds"] / 3600
+        print(f"{len(runs) - len(todo)} of {len(runs)} runs current; their records count "
+              f"{sum(hours.values()):.2f} CPU-hours ("
+              + ", ".join(f"{g} {h:.2f}" for g, h in hours.items()) + ")")
         return 0
     print(f"shakespeare: {len(runs) - len(todo)} of {len(runs)} runs current; "
           f"running {len(todo)}", flush=True)
@@ -212,14 +242,21 @@ def main(argv=None) -> int:
             run, key, akey = futures[future]
             result, analysis = future.result()
             path = out / f"{run.name}.json"
-            record = read(path) if result is None else {
+            previous = read(path)
+            record = previous if result is None else {
                 "name": run.name, "group": run.group, "key": key, **result}
             if run.analyse:
                 record.update(analysis_key=akey, analysis=analysis)
             write(path, record)
+            again = ""
+            if result is not None and previous:
+                changed = differences(previous, record)
+                again = ("; reproduces its previous record" if not changed else
+                         f"; its previous record (test {previous['test_bpc']:.4f} bpc) "
+                         f"differs in {len(changed)} fields")
             print(f"  [{done}/{len(todo)}] {run.name}: test {record['test_bpc']:.4f} bpc, "
                   f"{record['steps']} steps ({record['history']['stopped']}), "
-                  f"{record['history']['seconds']:.0f} s", flush=True)
+                  f"{record['history']['seconds']:.0f} s{again}", flush=True)
     print(f"shakespeare: done in {time.perf_counter() - start:.0f} s")
     return 0
 

@@ -1,2 +1,2 @@
-"""Character-level language models of real text: the Shakespeare study behind the lecture's
-claims about depth (``study`` lists its runs; ``jobs`` trains one; ``analysis`` reads one)."""
+"""Character-level language models of Shakespeare's plays: the study behind the lecture's claims
+about depth on real text."""

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from stacklib.charlm.model import CharLM
 from stacklib.corpus import Corpus
+from stacklib.lm.model import LM
 
 
 @dataclass(frozen=True)
@@ -32,14 +32,14 @@ class TimescaleConfig:
 
 
 @torch.no_grad()
-def _hidden(model: CharLM, ids: np.ndarray) -> list[np.ndarray]:
+def _hidden(model: LM, ids: np.ndarray) -> list[np.ndarray]:
     """Every layer's hidden states h^[l] (B, T, H) for ``ids`` (B, T)."""
     hidden, _, _ = model.run(torch.from_numpy(ids))
     return [h.numpy() for h in hidden]
 
 
 @torch.no_grad()
-def _states(model: CharLM, ids: np.ndarray) -> dict[str, list[np.ndarray]]:
+def _states(model: LM, ids: np.ndarray) -> dict[str, list[np.ndarray]]:
     """Every layer's h and c (B, T, H) for ``ids`` (B, T). ``nn.LSTM`` hands back only the
     last c, so each layer steps through time again on the input it read."""
     ids_t = torch.from_numpy(ids)
@@ -65,7 +65,7 @@ def _decay(a: np.ndarray, b: np.ndarray, context: int) -> tuple[list[float], int
 
 
 @torch.no_grad()
-def timescales(model: CharLM, ids: np.ndarray, cfg: TimescaleConfig = TimescaleConfig()) -> dict:
+def timescales(model: LM, ids: np.ndarray, cfg: TimescaleConfig = TimescaleConfig()) -> dict:
     """Per state ("h", "c") and layer: the decay curve of a one-character change.
 
     Returns {state: {"curve": [L][horizon] (relative distance k = 0 .. horizon-1 characters
@@ -96,7 +96,7 @@ def timescales(model: CharLM, ids: np.ndarray, cfg: TimescaleConfig = TimescaleC
 
 
 @torch.no_grad()
-def step_sizes(model: CharLM, ids: np.ndarray, batch_size: int = 16) -> list[float]:
+def step_sizes(model: LM, ids: np.ndarray, batch_size: int = 16) -> list[float]:
     """Per layer: mean |h_t - h_{t-1}| / mean |h_t| over ``ids`` read as ``batch_size`` streams."""
     model.eval()
     n = len(ids) // batch_size
@@ -105,7 +105,7 @@ def step_sizes(model: CharLM, ids: np.ndarray, batch_size: int = 16) -> list[flo
 
 
 @torch.no_grad()
-def sample(model: CharLM, prompt_ids: np.ndarray, length: int, temperature: float,
+def sample(model: LM, prompt_ids: np.ndarray, length: int, temperature: float,
            seed: int) -> np.ndarray:
     """``length`` character ids drawn after ``prompt_ids``, each from softmax(logits / T)."""
     if not temperature > 0:
@@ -132,7 +132,7 @@ class DescribeConfig:
     sample_seed: int = 0
 
 
-def describe(model: CharLM, corpus: Corpus, test_ids: np.ndarray,
+def describe(model: LM, corpus: Corpus, test_ids: np.ndarray,
              cfg: DescribeConfig = DescribeConfig()) -> dict:
     """What the study reports of a trained model's layers: timescales on the test plays,
     step sizes, and a sample continuing ``cfg.prompt``."""

@@ -1,18 +1,21 @@
-"""One run of the study, as the runner executes it: train, score on the test plays, summarise.
+"""One run of the Shakespeare study, as the runner executes it: train, score on the test plays.
 
-Its result is a plain dict (JSON-ready) and the trained model, so the runner can store both.
+Its result is a plain dict (JSON-ready) in the study's terms: scores are bits per character
+(bpc), and the model, training and data settings are flattened into one ``config``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 
 import numpy as np
 
-from stacklib.charlm.model import count_model_params
-from stacklib.charlm.train import TrainConfig, bits_per_char, train
 from stacklib.corpus import Corpus
+from stacklib.lm.model import ModelConfig, parameter_count
+from stacklib.lm.text import bits_per_token, training_batches
+from stacklib.lm.train import TrainConfig, train
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,24 +32,38 @@ class Texts:
                    corpus.encode(corpus.test.text))
 
 
-def fit(cfg: TrainConfig, texts: Texts):
-    """Train one configuration; returns (model, result dict)."""
+@dataclasses.dataclass(frozen=True)
+class Job:
+    """What a run's result depends on, besides the corpus and the code."""
+
+    model: ModelConfig
+    train: TrainConfig
+    train_chars: int | None = None  # train on the first this many characters (None: all)
+
+
+def fit(job: Job, texts: Texts):
+    """Train one job; returns (model, result dict)."""
     cpu = time.process_time()
-    model, hist = train(cfg, texts.train, texts.validation)
-    train_chars = len(texts.train) if cfg.train_chars is None else min(cfg.train_chars,
-                                                                        len(texts.train))
+    cfg = job.train
+    train_ids = texts.train if job.train_chars is None else texts.train[: job.train_chars]
+    batches = training_batches(train_ids, cfg.batch_size, cfg.seq_len, cfg.seed)
+    model, hist = train(job.model, cfg, batches,
+                        score=lambda m: bits_per_token(m, texts.validation))
     steps = hist.steps[-1] if hist.steps else 0
+    history = dataclasses.asdict(hist)
+    history["train_bpc"], history["val_bpc"] = history.pop("train_bits"), history.pop("scores")
     result = {
-        "config": dataclasses.asdict(cfg),
-        "params": count_model_params(model),
-        "train_chars": train_chars,
+        "config": {"model": dataclasses.asdict(job.model), **dataclasses.asdict(cfg),
+                   "train_chars": job.train_chars},
+        "params": parameter_count(model),
+        "train_chars": len(train_ids),
         "steps": steps,
-        "epochs": steps * cfg.batch_size * cfg.seq_len / train_chars,
-        "history": dataclasses.asdict(hist),
-        "val_bpc": min(hist.val_bpc),
-        "test_bpc": bits_per_char(model, texts.test),
+        "epochs": steps * cfg.batch_size * cfg.seq_len / len(train_ids),
+        "history": history,
+        "val_bpc": min(hist.scores) if hist.scores else math.nan,
+        "test_bpc": bits_per_token(model, texts.test),
         # on (up to a test set's worth of) the characters it was trained on
-        "train_bpc": bits_per_char(model, texts.train[: min(train_chars, len(texts.test))]),
+        "train_bpc": bits_per_token(model, train_ids[: len(texts.test)]),
         "cpu_seconds": time.process_time() - cpu,
     }
     return model, result

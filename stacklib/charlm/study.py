@@ -13,10 +13,16 @@ deep     L = 8 layers of width 128, plain or residual, with or without gradient 
 lr       L = 1 and 8 plain layers at a lower learning rate than the study's, for as long
          (the study's own rate: the depth and deep runs' first steps): do deeper stacks need
          a lower learning rate?
+scale    the budget comparison at 1/4, 1/2 and 2 times the 3 x 128 stack's parameters: one
+         wide layer against three residual layers (and, at the two smaller budgets, three and
+         two plain layers): does depth start to pay as the model grows?
+cell     GRU stacks at the 3 x 128 LSTM's budget: one wide layer, three residual and three
+         plain layers: does depth behave the same with the other gated cell?
 
-The depth and budget runs stop when validation stops improving or at 6,000 steps (about five
-passes over the training plays); their learning curves show whether the ranking still moves.
-The plan is sized to fit 3 hours of 2 cores (README gives what its runs recorded).
+The trained runs stop when validation stops improving or at 6,000 steps (about five passes
+over the training plays); their learning curves show whether the ranking still moves. Each
+run's record counts the CPU time it took; ``python -m scripts.experiments.shakespeare --list``
+totals them.
 """
 
 from __future__ import annotations
@@ -25,9 +31,9 @@ import dataclasses
 from dataclasses import dataclass
 
 from stacklib.charlm.analysis import DescribeConfig, TimescaleConfig
-from stacklib.charlm.jobs import Texts
-from stacklib.charlm.model import ModelConfig
-from stacklib.charlm.train import TrainConfig
+from stacklib.charlm.jobs import Job, Texts
+from stacklib.lm.model import ModelConfig
+from stacklib.lm.train import TrainConfig
 from stacklib.params import count_params
 
 SEEDS = (0, 1, 2)
@@ -39,101 +45,135 @@ DATA_DEPTHS = (1, 3)
 LEARNING_RATES = (2e-3,)             # below the study's 5e-3
 LR_DEPTHS = (1, 8)
 SHORT_STEPS = 1500                    # the deep and lr groups: how training starts
+SCALES = (0.25, 0.5, 2.0)             # the scale group's budgets, in 3 x 128 stacks
+SCALE_PLAIN_BELOW = 1.0               # plain stacks (cheap) only at the budgets below this
+CELL = "gru"                          # the cell group's cell
 
 
-def base_config(vocab_size: int) -> TrainConfig:
-    return TrainConfig(model=ModelConfig(vocab_size, num_layers=1, **BASE), lr=5e-3,
-                       batch_size=32, seq_len=100, clip=1.0, max_steps=6000, eval_every=250,
-                       patience=3, grad_every=100)
+def base_job(vocab_size: int) -> Job:
+    return Job(ModelConfig(vocab_size, num_layers=1, **BASE),
+               TrainConfig(lr=5e-3, batch_size=32, seq_len=100, clip=1.0, max_steps=6000,
+                           eval_every=250, patience=3, lr_decay=0.5, grad_every=100))
 
 
 def total_params(model: ModelConfig) -> int:
-    """Every trainable weight: embedding, LSTM stack (``count_params``), readout."""
+    """Every trainable weight: embedding, recurrent stack (``count_params``), readout."""
     V, E, H = model.vocab_size, model.embed_size, model.hidden_size
-    return V * E + count_params("lstm", E, H, model.num_layers) + H * V + V
+    return V * E + count_params(model.cell, E, H, model.num_layers) + H * V + V
 
 
-def matched_width(reference: ModelConfig, layers: int, tolerance=BUDGET_TOLERANCE) -> int:
-    """The width at which ``layers`` layers come closest to ``reference`` in both the stack's
-    parameters (``count_params``) and the whole model's; within ``tolerance`` of both."""
+def stack_params(model: ModelConfig) -> int:
+    return count_params(model.cell, model.embed_size, model.hidden_size, model.num_layers)
+
+
+def matched_width(reference: ModelConfig, layers: int, tolerance=BUDGET_TOLERANCE,
+                  cell: str | None = None) -> int:
+    """The width at which ``layers`` layers of ``cell`` (default: the reference's) cost what
+    ``reference`` costs: of the widths whose recurrent stack is within ``tolerance`` of the
+    reference's, the one whose larger gap (stack or whole model) is smallest."""
     def gaps(width):
-        model = dataclasses.replace(reference, num_layers=layers, hidden_size=width)
-        stack = count_params("lstm", model.embed_size, width, layers)
-        ref_stack = count_params("lstm", reference.embed_size, reference.hidden_size,
-                                 reference.num_layers)
-        return max(abs(stack / ref_stack - 1),
-                   abs(total_params(model) / total_params(reference) - 1))
+        model = dataclasses.replace(reference, num_layers=layers, hidden_size=width,
+                                    cell=cell or reference.cell)
+        return (abs(stack_params(model) / stack_params(reference) - 1),
+                abs(total_params(model) / total_params(reference) - 1))
 
-    width = min(range(1, 8 * reference.hidden_size), key=gaps)
-    if gaps(width) > tolerance:
+    within = [w for w in range(1, 8 * reference.hidden_size) if gaps(w)[0] <= tolerance]
+    if not within:
         raise ValueError(f"layers: no width of {layers} layers is within {tolerance:.0%} "
                          f"of the reference's parameters")
-    return width
+    return min(within, key=lambda w: max(gaps(w)))
+
+
+def budget_reference(base: ModelConfig, layers: int, scale: float) -> ModelConfig:
+    """The ``layers``-layer stack whose whole model comes closest to ``scale`` times the
+    parameters of ``base`` (a budget's reference shape)."""
+    target = scale * total_params(base)
+    width = min(range(1, 8 * base.hidden_size),
+                key=lambda w: abs(total_params(dataclasses.replace(base, hidden_size=w))
+                                  - target))
+    return dataclasses.replace(base, hidden_size=width)
 
 
 @dataclass(frozen=True)
 class Run:
     name: str
     group: str
-    train: TrainConfig
+    job: Job
     analyse: bool = False   # timescales, step sizes and a sample of the trained model
 
 
-def _with(cfg: TrainConfig, *, layers=None, hidden=None, residual=None, **train) -> TrainConfig:
-    changes = {"num_layers": layers, "hidden_size": hidden, "residual": residual}
-    model = dataclasses.replace(cfg.model, **{k: v for k, v in changes.items() if v is not None})
-    return dataclasses.replace(cfg, model=model, **train)
+def _with(job: Job, *, layers=None, hidden=None, residual=None, cell=None, train_chars=None,
+          **train) -> Job:
+    changes = {"num_layers": layers, "hidden_size": hidden, "residual": residual, "cell": cell}
+    model = dataclasses.replace(job.model, **{k: v for k, v in changes.items() if v is not None})
+    return Job(model, dataclasses.replace(job.train, **train),
+               job.train_chars if train_chars is None else train_chars)
 
 
-def plan(vocab_size: int, base: TrainConfig | None = None, seeds=SEEDS,
+def _name(model: ModelConfig, suffix: str = "") -> str:
+    """"L3-h128-res", "L1-h313-gru": layers, width, residual, a cell other than the LSTM."""
+    return (f"L{model.num_layers}-h{model.hidden_size}" + ("-res" if model.residual else "")
+            + suffix + ("" if model.cell == "lstm" else f"-{model.cell}"))
+
+
+def plan(vocab_size: int, base: Job | None = None, seeds=SEEDS,
          data_sizes=DATA_SIZES, short_steps=SHORT_STEPS, short_grad_every=25,
-         tolerance=BUDGET_TOLERANCE) -> list[Run]:
+         tolerance=BUDGET_TOLERANCE, scales=SCALES) -> list[Run]:
     """Every run of the study, named ``<config>-s<seed>``. A configuration that two groups
     share (3 x 128, plain: depth and budget) is trained once, listed under the first."""
-    base = base or base_config(vocab_size)
-    H = base.model.hidden_size
+    base = base or base_job(vocab_size)
+    train = base.train
     runs: dict[str, Run] = {}
 
-    def add(name, group, cfg, analyse=False):
+    def add(group, job, suffix="", analyse=False):
         for seed in seeds:
-            key = f"{name}-s{seed}"
-            runs.setdefault(key, Run(key, group, dataclasses.replace(cfg, seed=seed), analyse))
+            key = f"{_name(job.model, suffix)}-s{seed}"
+            seeded = Job(job.model, dataclasses.replace(job.train, seed=seed), job.train_chars)
+            runs.setdefault(key, Run(key, group, seeded, analyse))
 
     for L in (1, 2, 3, 4):
-        add(f"L{L}-h{H}", "depth", _with(base, layers=L), analyse=True)
+        add("depth", _with(base, layers=L), analyse=True)
         if L > 1:
-            add(f"L{L}-h{H}-res", "depth", _with(base, layers=L, residual=True), analyse=True)
+            add("depth", _with(base, layers=L, residual=True), analyse=True)
     reference = _with(base, layers=REFERENCE_LAYERS).model
     for L in (1, 2, 3, 4):
-        width = matched_width(reference, L, tolerance)
-        add(f"L{L}-h{width}", "budget", _with(base, layers=L, hidden=width))
+        add("budget", _with(base, layers=L, hidden=matched_width(reference, L, tolerance)))
     for L in DATA_DEPTHS:
         for n in data_sizes:
             # small sets overfit within a few passes: score about once a pass (>= 25 steps)
-            epoch = n // (base.batch_size * base.seq_len)
-            every = min(base.eval_every, max(epoch, 25))
-            add(f"L{L}-h{H}-n{n}", "data",
-                _with(base, layers=L, train_chars=n, eval_every=every))
+            epoch = n // (train.batch_size * train.seq_len)
+            every = min(train.eval_every, max(epoch, 25))
+            add("data", _with(base, layers=L, train_chars=n, eval_every=every), f"-n{n}")
     short = dict(max_steps=short_steps, grad_every=short_grad_every)
     for residual in (False, True):
-        for clip in (base.clip, None):
-            name = f"L8-h{H}" + ("-res" if residual else "") + ("" if clip else "-noclip")
-            add(name, "deep", _with(base, layers=8, residual=residual, clip=clip, **short))
+        for clip in (train.clip, None):
+            add("deep", _with(base, layers=8, residual=residual, clip=clip, **short),
+                "" if clip else "-noclip")
     for L in LR_DEPTHS:
         for lr in LEARNING_RATES:
-            add(f"L{L}-h{H}-lr{lr:g}-short", "lr", _with(base, layers=L, lr=lr, **short))
+            add("lr", _with(base, layers=L, lr=lr, **short), f"-lr{lr:g}-short")
+    for scale in scales:
+        ref = budget_reference(reference, REFERENCE_LAYERS, scale)
+        add("scale", _with(base, layers=REFERENCE_LAYERS, hidden=ref.hidden_size, residual=True))
+        add("scale", _with(base, layers=1, hidden=matched_width(ref, 1, tolerance)))
+        if scale < SCALE_PLAIN_BELOW:
+            add("scale", _with(base, layers=REFERENCE_LAYERS, hidden=ref.hidden_size))
+            add("scale", _with(base, layers=2, hidden=matched_width(ref, 2, tolerance)))
+    for L, residual in ((1, False), (REFERENCE_LAYERS, True), (REFERENCE_LAYERS, False)):
+        width = matched_width(reference, L, tolerance, cell=CELL)
+        add("cell", _with(base, layers=L, hidden=width, residual=residual, cell=CELL))
     return list(runs.values())
 
 
-def layout(base: TrainConfig, short_steps=SHORT_STEPS) -> dict:
+def layout(base: Job, short_steps=SHORT_STEPS) -> dict:
     """What the summary needs besides the runs' records: the budget group's reference, the
     clipping threshold, the short runs' length, and the configuration trained at each (layers,
     learning rate) of the lr group. Its middle rate is the study's own: those are the first
     steps of the depth run (1 layer) and of the deep run (8 layers, plain, clipped)."""
     H = base.model.hidden_size
     rates = {L: {**{lr: f"L{L}-h{H}-lr{lr:g}-short" for lr in LEARNING_RATES},
-                 base.lr: f"L{L}-h{H}"} for L in LR_DEPTHS}
-    return {"reference": f"L{REFERENCE_LAYERS}-h{H}", "clip": base.clip,
+                 base.train.lr: f"L{L}-h{H}"} for L in LR_DEPTHS}
+    return {"reference": f"L{REFERENCE_LAYERS}-h{H}", "clip": base.train.clip,
             "short_steps": short_steps,
             "rates": {L: dict(sorted(r.items())) for L, r in rates.items()}}
 
@@ -141,15 +181,15 @@ def layout(base: TrainConfig, short_steps=SHORT_STEPS) -> dict:
 def timed_models(vocab_size: int, quick: bool = False) -> dict[str, ModelConfig]:
     """The plain models of the depth and budget groups, by name ("L3-h128"), to be timed."""
     runs = quick_plan(vocab_size) if quick else plan(vocab_size)
-    return {run.name.rsplit("-s", 1)[0]: run.train.model for run in runs
-            if run.group in ("depth", "budget") and not run.train.model.residual}
+    return {run.name.rsplit("-s", 1)[0]: run.job.model for run in runs
+            if run.group in ("depth", "budget") and not run.job.model.residual}
 
 
 def headline(runs: list[Run]) -> list[Run]:
     """The subset behind the headline, every seed: the plain reference stack (3 x 128) against
     one layer of equal parameters (README gives what its runs cost)."""
     def plain_layers(run):
-        return run.train.model.num_layers if not run.train.model.residual else None
+        return run.job.model.num_layers if not run.job.model.residual else None
 
     return [r for r in runs if (r.group == "depth" and plain_layers(r) == REFERENCE_LAYERS)
             or (r.group == "budget" and plain_layers(r) == 1)]
@@ -159,10 +199,10 @@ def headline(runs: list[Run]) -> list[Run]:
 QUICK_SHORT_STEPS = 8
 
 
-def quick_base(vocab_size: int) -> TrainConfig:
-    return TrainConfig(model=ModelConfig(vocab_size, embed_size=8, hidden_size=12), lr=5e-3,
-                       batch_size=4, seq_len=16, max_steps=12, eval_every=4, patience=2,
-                       grad_every=4)
+def quick_base(vocab_size: int) -> Job:
+    return Job(ModelConfig(vocab_size, embed_size=8, hidden_size=12),
+               TrainConfig(lr=5e-3, batch_size=4, seq_len=16, max_steps=12, eval_every=4,
+                           patience=2, lr_decay=0.5, grad_every=4))
 
 
 def quick_plan(vocab_size: int) -> list[Run]:

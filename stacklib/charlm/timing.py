@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import torch
 
-from stacklib.charlm.model import CharLM, ModelConfig, detach
+from stacklib.lm.model import LM, ModelConfig, detach
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def time_models(models: dict[str, ModelConfig], cfg: TimingConfig = TimingConfig
         torch.manual_seed(cfg.seed)
         built = {}
         for name, m in models.items():
-            model = CharLM(m)
+            model = LM(m)
             ids = torch.randint(0, m.vocab_size, (cfg.batch_size, cfg.seq_len + 1))
             built[name] = (model, torch.optim.Adam(model.parameters(), lr=1e-3), ids)
 

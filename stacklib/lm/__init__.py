@@ -1,0 +1,7 @@
+"""The language models the lecture trains, and how it trains them.
+
+``model`` is the fast stack (an embedding, recurrent layers from torch.nn, a linear readout),
+``text`` cuts a token stream into the chunks truncated backpropagation through time reads, and
+``train`` is the one training loop. The toy agreement experiments and the Shakespeare study
+both train through them.
+"""
