@@ -13,7 +13,7 @@ import torch
 
 from stacklib import data
 from stacklib.config import param_name
-from stacklib.experiments import lm
+from stacklib.experiments import agreement
 from stacklib.experiments.budget import lstm_params
 from stacklib.experiments.depth_data import DepthDataConfig, depth_data
 from stacklib.experiments.depth_width import DepthWidthConfig, depth_vs_width
@@ -141,10 +141,11 @@ def test_trained_live_stack_beats_chance_on_heldout_attractors(stacks):
 
 
 def test_training_is_deterministic():
-    cfg = lm.TrainConfig(num_layers=2, hidden_size=8, embed_size=8, steps=20, n_train=200)
-    a_state, a_loss, *_ = lm.train_state(cfg)
-    b_state, b_loss, *_ = lm.train_state(cfg)
-    assert a_loss == b_loss
+    job = agreement.AgreementJob(num_layers=2, hidden_size=8, embed_size=8, steps=20, n_train=200,
+                                 curve_every=10)
+    a_state, a_hist, *_ = agreement.train_state(job)
+    b_state, b_hist, *_ = agreement.train_state(job)
+    assert a_hist.scores == b_hist.scores and len(a_hist.scores) == 2
     assert all(np.array_equal(a_state[k], b_state[k]) for k in a_state)
 
 

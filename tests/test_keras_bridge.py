@@ -15,8 +15,7 @@ import pytest
 import torch
 from torch import nn
 
-from stacklib import GATES, StackConfig
-from stacklib.config import torch_nn_class
+from stacklib.config import GATES, StackConfig, torch_nn_class
 from stacklib.keras_bridge import keras_count_params, run_keras_stack, to_keras
 from stacklib.numpy import StackedRNN as NumpyStack
 from stacklib.torch import StackedRNN
@@ -162,10 +161,10 @@ def test_a_stack_object_brings_its_own_configuration(keras):
 
 def test_keras_import_is_lazy_and_backend_is_checked():
     code = (
-        "import sys, stacklib, stacklib.keras_bridge as kb\n"
+        "import sys, stacklib.config, stacklib.keras_bridge as kb\n"
         "assert 'keras' not in sys.modules, 'keras imported eagerly'\n"
         "try:\n"
-        "    kb.keras_count_params(stacklib.StackConfig(2, 2))\n"
+        "    kb.keras_count_params(stacklib.config.StackConfig(2, 2))\n"
         "except RuntimeError as e:\n"
         "    assert 'KERAS_BACKEND' in str(e), e\n"
         "    assert 'keras' not in sys.modules\n"

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from stacklib import StackConfig
-from stacklib.config import param_name, torch_nn_class
+from stacklib.config import StackConfig, param_name, torch_nn_class
 from stacklib.numpy import StackedRNN
 from stacklib.torch import StackedRNN as TorchStack
 

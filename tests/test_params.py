@@ -2,8 +2,8 @@
 
 import pytest
 
-from stacklib import count_params, param_breakdown
 from stacklib.config import torch_nn_class
+from stacklib.params import count_params, param_breakdown
 
 
 @pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])

@@ -55,15 +55,15 @@ def _seq(values) -> str:
 
 
 def _keras(cell, x, h, layers):
-    return stacklib.count_params(cell, x, h, layers, framework="keras")
+    return stacklib.params.count_params(cell, x, h, layers, framework="keras")
 
 
 def _torch(cell, x, h, layers):
-    return stacklib.count_params(cell, x, h, layers, framework="torch")
+    return stacklib.params.count_params(cell, x, h, layers, framework="torch")
 
 
 def _layer(cell, x, h, layers, k, field, framework="torch"):
-    return getattr(stacklib.param_breakdown(cell, x, h, layers, framework)[k - 1], field)
+    return getattr(stacklib.params.param_breakdown(cell, x, h, layers, framework)[k - 1], field)
 
 
 def _walk_y(i: int) -> float:
@@ -129,9 +129,9 @@ def _study_plan(name: str):
 
 
 def _study_base():
-    from stacklib.charlm.study import base_config
+    from stacklib.charlm.study import base_job
 
-    return base_config(len(_corpus().vocab))
+    return base_job(len(_corpus().vocab))
 
 
 def _corpus():
@@ -166,7 +166,7 @@ def _late_gap_bound(which) -> str:
     wide, deep = curves[1], curves[3]
     gaps = [deep["mean"][deep["step"].index(s)] - m for s, m in zip(wide["step"], wide["mean"],
                                                                     strict=True)
-            if s in deep["step"] and s >= _study_base().max_steps // 3]
+            if s in deep["step"] and s >= _study_base().train.max_steps // 3]
     rounding = np.floor if which is min else np.ceil
     return f"{rounding(which(gaps) * 100) / 100:.2f}"
 
@@ -225,7 +225,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "1,500": ((VANISH,), lambda: _int(_study_plan("SHORT_STEPS"))),
     "25": ((VANISH,), lambda: str(_deep_grad_every())),
     "8": ((VANISH,), lambda: str(_deep_layers())),
-    "6,000": ((VANISH, VERDICT), lambda: _int(_study_base().max_steps)),
+    "6,000": ((VANISH, VERDICT), lambda: _int(_study_base().train.max_steps)),
     "0.13": ((VERDICT,), lambda: _late_gap_bound(min)),
     "0.17": ((VERDICT,), lambda: _late_gap_bound(max)),
     "2,500": ((VERDICT,), lambda: _int(_last_budget_swap())),

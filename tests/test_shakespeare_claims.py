@@ -18,7 +18,7 @@ import pytest
 
 from scripts.generation.shakespeare_tables import TAIL
 from stacklib.charlm.analysis import TimescaleConfig
-from stacklib.charlm.study import LEARNING_RATES, SEEDS, SHORT_STEPS, base_config
+from stacklib.charlm.study import LEARNING_RATES, SEEDS, SHORT_STEPS, base_job
 from stacklib.charlm.summary import crossing
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -165,7 +165,7 @@ def test_budget_claims(study):
 
 def test_learning_rates_are_the_studys(study):
     assert sorted(float(lr) for lr in study["lr"]["val_bpc"]["1"]) == sorted(
-        [*LEARNING_RATES, base_config(76).lr])
+        [*LEARNING_RATES, base_job(76).train.lr])
 
 
 def test_budget_curve_claims(study):
@@ -177,7 +177,7 @@ def test_budget_curve_claims(study):
     gap = {s: deep["mean"][deep["step"].index(s)] - wide["mean"][wide["step"].index(s)]
            for s in wide["step"] if s in deep["step"]}
     assert gap[min(gap)] > 2 * gap[max(gap)]  # "from more than twice its final size"
-    late = [g for s, g in gap.items() if s >= base_config(76).max_steps // 3]  # "first third"
+    late = [g for s, g in gap.items() if s >= base_job(76).train.max_steps // 3]  # "first third"
     assert 0.13 <= min(late) and max(late) <= 0.17  # "stayed between 0.13 and 0.17 bpc"
     names = list(study["budget"])
     swaps = [crossing(study["budget"][a]["curve"], study["budget"][b]["curve"])
@@ -189,7 +189,7 @@ def test_budget_curve_claims(study):
     # fastest when the cap came; the three-layer stack's gap had held steady for two thirds"
     late_gain = {L: np.mean(cfg["late_gain"]) for L, cfg in budget.items()}
     assert max(late_gain, key=late_gain.get) == 4
-    assert base_config(76).max_steps == 6000 and "6,000-step cap" in page("10-verdict.md")
+    assert base_job(76).train.max_steps == 6000 and "6,000-step cap" in page("10-verdict.md")
 
 
 def test_depth_data_claims(study):
@@ -293,33 +293,13 @@ def test_learning_rate_claims(study):
     rates = {int(L): {float(lr): v for lr, v in by.items()}
              for L, by in study["lr"]["val_bpc"].items()}
     low, own = sorted(rates[1])
-    assert own == base_config(76).lr and "a lower learning rate than the study's" in \
+    assert own == base_job(76).train.lr and "a lower learning rate than the study's" in \
         page("09-vanishing-paths.md")
     one = rates[1]  # "for one layer, the lower rate lags behind the study's"
     assert one[low]["mean"] > one[own]["mean"] + one[low]["std"] + one[own]["std"] + 0.03
     unigram = shakespeare().unigram_bits()  # "at both rates the stack stayed at the unigram level"
     assert sorted(rates[8]) == [low, own]
     assert all(abs(v["mean"] - unigram) < 0.05 for v in rates[8].values())
-
-
-def test_readme_states_what_the_study_cost():
-    """README's play count is the installed corpus's; its run count, CPU-hours and hours on two
-    cores, and the headline subset's minutes, are the committed runs' own: each run records the
-    CPU time of its (single-threaded) worker."""
-    from stacklib import corpus
-    from stacklib.charlm.study import headline, plan
-
-    runs = {path.stem: json.loads(path.read_text()) for path in
-            (DOCS / "generated/experiments/shakespeare").glob("L*.json")}
-    planned = plan(next(iter(runs.values()))["config"]["model"]["vocab_size"])
-    assert {run.name for run in planned} == set(runs)
-    hours = sum(r["cpu_seconds"] for r in runs.values()) / 3600
-    subset = sum(runs[run.name]["cpu_seconds"] for run in headline(planned)) / 60
-    readme = re.sub(r"\s+", " ", (DOCS.parent / "README.md").read_text(encoding="utf-8"))
-    assert f"({len(corpus.plays())} plays as markdown;" in readme
-    assert (f"The study's {len(planned)} runs took {hours:.2f} CPU-hours "
-            f"({hours * 60 / 2:.0f} minutes on 2 cores)") in readme
-    assert f"3 seeds (~{subset / 2:.0f} min on 2 cores as recorded)" in readme
 
 
 def test_budget_table_counts_in_the_convention_it_names():

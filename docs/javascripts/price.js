@@ -14,7 +14,7 @@ StackWidgets.register("price", {
     const state = { cell: "lstm", framework: "torch", layers: defaults.num_layers,
       hidden: defaults.hidden_size, input: defaults.input_size };
 
-    /** Per-layer counts, as stacklib.param_breakdown: G gate blocks of H units, each with
+    /** Per-layer counts, as stacklib.params.param_breakdown: G gate blocks of H units, each with
         fan-in weights, H recurrent weights and B bias vectors (B depends on the framework). */
     const breakdown = (cell) => Array.from({ length: state.layers }, (_, k) => {
       const gates = params.gates[cell];

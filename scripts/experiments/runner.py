@@ -54,14 +54,14 @@ def _pretrain(names: list[str], tiny: bool, pool) -> dict[str, tuple[float, floa
 
     Returns the training (wall, CPU) seconds, summed over its models, of each experiment.
     """
-    from stacklib.experiments import lm
+    from stacklib.experiments import agreement
 
     needs = {n: config_of(n, tiny).train_jobs() for n in names}
     jobs = sorted(dict.fromkeys(j for js in needs.values() for j in js), key=_cost, reverse=True)
     seconds = {}
-    for job, (state, losses, curve, *sec) in zip(jobs, pool.map(lm.train_state, jobs),
-                                                  strict=True):
-        lm.remember(job, state, losses, curve)
+    for job, (state, hist, *sec) in zip(jobs, pool.map(agreement.train_state, jobs),
+                                          strict=True):
+        agreement.remember(job, state, hist)
         seconds[job] = sec
     return {n: tuple(sum(seconds[j][i] for j in js) for i in (0, 1))
             for n, js in needs.items() if js}

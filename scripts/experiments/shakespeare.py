@@ -38,10 +38,9 @@ OUT = ROOT / "docs" / "generated" / "experiments" / "shakespeare"
 WEIGHTS = ROOT / ".cache" / "shakespeare"
 TRAINING_MODULES = ("stacklib.charlm.jobs",)
 # The workers' environment. One thread each: two workers on two cores, none oversubscribed.
-# glibc by default hands a training step's large freed tensors back to the kernel and maps them
-# anew the next step, paying a page fault for every page of them; keeping freed memory in the
-# process (read by glibc when a worker starts; other C libraries ignore it) makes a run faster
-# with the same peak memory and the same numbers (scripts/benchmarks/allocator.py measures it).
+# glibc would hand a training step's large freed tensors back to the kernel and map them anew
+# the next step, paying a page fault for every page; these thresholds keep freed memory in the
+# process (same numbers, same peak memory, a faster run; other C libraries ignore them).
 WORKER_ENV = {"OMP_NUM_THREADS": "1", "MALLOC_MMAP_THRESHOLD_": str(256 << 20),
               "MALLOC_TRIM_THRESHOLD_": str(256 << 20)}
 ANALYSIS_MODULES = ("stacklib.charlm.analysis",)

@@ -25,7 +25,8 @@ from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_DEFAULTS, PRICE_MAX_LAYERS
 
 
 def pricing_vs_layers(phone: bool):
-    from stacklib import GATES, count_params
+    from stacklib.config import GATES
+    from stacklib.params import count_params
 
     plt = mpl()
     d = PRICE_DEFAULTS
@@ -64,7 +65,7 @@ def pricing_vs_layers(phone: bool):
 def depth_vs_width(phone: bool):
     from matplotlib.patches import FancyBboxPatch
 
-    from stacklib import count_params
+    from stacklib.params import count_params
 
     plt = mpl()
     cfg = DEPTH_VS_WIDTH

@@ -207,6 +207,6 @@ def run(out: Output) -> None:
                "budget": lambda phone: budget_figure(plt, s, phone),
                "data": lambda phone: data_figure(plt, s, all_chars, phone),
                "timescales": lambda phone: timescale_figure(plt, s, phone),
-               "gradients": lambda phone: gradient_figure(plt, s, study.base.clip, phone)}
+               "gradients": lambda phone: gradient_figure(plt, s, study.base.train.clip, phone)}
     for name, draw in figures.items():
         save_layouts(draw, out, f"generated/figures/shakespeare_{name}.svg", TITLES[name])

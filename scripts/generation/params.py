@@ -16,7 +16,7 @@ from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_DEFAULTS, PRICE_MAX_LAYERS, P
 
 
 def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
-    from stacklib import param_breakdown
+    from stacklib.params import param_breakdown
 
     torch_rows = param_breakdown(cell, x, h, L, framework="torch")
     keras_rows = param_breakdown(cell, x, h, L, framework="keras")
@@ -40,7 +40,8 @@ def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
 
 
 def _summary(x: int, h: int, L: int) -> str:
-    from stacklib import GATES, count_params, param_breakdown
+    from stacklib.config import GATES
+    from stacklib.params import count_params, param_breakdown
 
     header = ["Stack", "Gate blocks per layer", "Layer 1 (PyTorch)", "Each layer above (PyTorch)",
               f"Total, L = {L} (PyTorch)", f"Total, L = {L} (Keras)"]
@@ -65,7 +66,7 @@ def _pairs(n: int) -> str:
 
 
 def _depth_vs_width() -> str:
-    from stacklib import count_params
+    from stacklib.params import count_params
 
     cell, x = DEPTH_VS_WIDTH["cell"], DEPTH_VS_WIDTH["input_size"]
     (lw, hw), (ld, hd) = DEPTH_VS_WIDTH["wide"], DEPTH_VS_WIDTH["deep"]
@@ -92,13 +93,14 @@ def _depth_vs_width() -> str:
         ["Where it was used", "tagging, short texts, devices",
          "translation, speech, parsing (2013–2016 systems)"],
     ]
-    note = ("Parameter counts computed by `stacklib.count_params` in Keras' convention (one bias "
-            "vector per LSTM gate block), PyTorch's in parentheses (two bias vectors).")
+    note = ("Parameter counts computed by `stacklib.params.count_params` in Keras' convention "
+            "(one bias vector per LSTM gate block), PyTorch's in parentheses (two bias vectors).")
     return header_comment(__name__) + md_table(header, rows, "lll") + "\n" + note + "\n"
 
 
 def params_data() -> dict:
-    from stacklib import GATES, bias_vectors, count_params, param_breakdown
+    from stacklib.config import GATES
+    from stacklib.params import bias_vectors, count_params, param_breakdown
 
     d = PRICE_DEFAULTS
     x, h, L = d["input_size"], d["hidden_size"], d["num_layers"]

@@ -22,8 +22,8 @@ CHOICES = {"q1": "B", "q2": "A", "q6": "B", "q8": "C"}  # letters of multiple-ch
 
 
 def quiz_data() -> dict:
-    from stacklib import count_params, param_breakdown
     from stacklib.examples import scalar_example
+    from stacklib.params import count_params, param_breakdown
     from stacklib.walkthrough import walkthrough
 
     # Q3 prices §05's default stack; Q4 and Q8 the two shapes of §10's budget.
@@ -40,9 +40,9 @@ def quiz_data() -> dict:
         "q1": {"answer": CHOICES["q1"]},
         "q2": {"answer": CHOICES["q2"]},
         "q3": {"answer": count_params(*q3), "layers": [r.total for r in param_breakdown(*q3)],
-               "source": 'stacklib.count_params("lstm", {}, {}, {})'.format(*q3[1:])},
+               "source": 'stacklib.params.count_params("lstm", {}, {}, {})'.format(*q3[1:])},
         "q4": {"answer": torch_wide - keras_wide, "keras": keras_wide, "torch": torch_wide,
-               "source": f'stacklib.count_params("lstm", {x}, {wide}, {wide_layers}, '
+               "source": f'stacklib.params.count_params("lstm", {x}, {wide}, {wide_layers}, '
                          'framework=...)'},
         "q5": {"answer": ex["layer2"][-1], "layer1": ex["layer1"], "layer2": ex["layer2"],
                "source": "stacklib.examples.scalar_example()"},
@@ -80,7 +80,7 @@ def answers_md(q: dict) -> str:
                "the identity path keeps 1 with it", "toy model of §09"],
         ["Q8", f"**{q['q8']['answer']}** — the temporal receptive field "
                f"({fmt_int(q['q8']['wide_keras'])} vs {fmt_int(q['q8']['deep_keras'])} "
-               "parameters, Keras)", "`stacklib.count_params`"],
+               "parameters, Keras)", "`stacklib.params.count_params`"],
         ["Q9", "The second layer gets no sequence: set `return_sequences=True` below the top",
          "—"],
         ["Q10", "Held-out error stalls or rises; for the loss the gap widens with depth",
@@ -91,7 +91,7 @@ def answers_md(q: dict) -> str:
 
 def exercise_rows(depth_data: dict) -> list[list[str]]:
     """The §13 exercises' answers: [exercise, answer, computed by]."""
-    from stacklib import count_params, param_breakdown
+    from stacklib.params import count_params, param_breakdown
 
     # E1's stack is Q3's (§05's defaults), with a batch of 5; E2's rival is §10's deep shape.
     D, H, L = (PRICE_DEFAULTS[k] for k in ("input_size", "hidden_size", "num_layers"))
@@ -108,7 +108,7 @@ def exercise_rows(depth_data: dict) -> list[list[str]]:
         ["E1", f"**{fmt_int(lstm4)}** = {fmt_int(lstm3)} + {fmt_int(upper)}: every layer above "
                f"the first costs the same, since it reads a state of width {H}; `h_n` becomes "
                f"({L + 1}, {B}, {H}), one row per layer",
-         f'`stacklib.count_params("lstm", {D}, {H}, {L + 1})`'],
+         f'`stacklib.params.count_params("lstm", {D}, {H}, {L + 1})`'],
         ["E2", f"**{width} units** ({fmt_int(count_params('lstm', x, width, 1))} against "
                f"{fmt_int(budget)}), not {tripled}: the stack's cost grows only with $L$, a "
                "layer's with $H^2$ (its recurrent weights) and with $H$ (its input weights). "
@@ -116,10 +116,10 @@ def exercise_rows(depth_data: dict) -> list[list[str]]:
                f"√{deep_layers}{NBSP}≈{NBSP}{deep_layers ** 0.5:.1f} times the width; the input "
                f"term, linear in $H$, pushes that to {width / deep:.1f} "
                f"({tripled} units would cost {fmt_int(count_params('lstm', x, tripled, 1))})",
-         "`stacklib.count_params`, searched over widths"],
+         "`stacklib.params.count_params`, searched over widths"],
         ["E3", f"**GRU {fmt_int(gru)}, RNN {fmt_int(rnn)}** — three and one blocks of the same "
                f"shapes instead of four, so exactly ¾ and ¼ of {fmt_int(lstm3)}",
-         f'`stacklib.count_params("gru", {D}, {H}, {L})`, and `"rnn"`'],
+         f'`stacklib.params.count_params("gru", {D}, {H}, {L})`, and `"rnn"`'],
         ["E4", "Layer 2's weights change only layer 2's state and $y_t$; layer 1's numbers stay, "
                "since nothing flows down in the forward pass. A new $x_t$ changes everything: it "
                "enters layer 1, and layer 2 hears of it through $h_t^{[1]}$", "—"],

@@ -50,7 +50,7 @@ def setup_md(corpus, base, licence: str, install: str) -> str:
              else "every other play"]
             for side, split in (("training", corpus.train), ("validation", corpus.validation),
                                 ("test", corpus.test))]
-    m = base.model
+    m, t = base.model, base.train
     return (header_comment(__name__)
             + md_table(["Split", "Plays", "Characters", "Which"], rows, "lrrl")
             + f"\n**Corpus.** {licence}, installed with `{install}` and read from disk, never "
@@ -60,13 +60,13 @@ def setup_md(corpus, base, licence: str, install: str) -> str:
             f"unigram frequencies) scores {corpus.unigram_bits():.2f}.\n\n"
             f"**Models and training.** A {m.embed_size}-dimensional character embedding, a "
             f"stack of LSTM layers, and a linear readout over the {len(corpus.vocab)} "
-            f"characters. Adam at a learning rate of {base.lr:g}, batches of {base.batch_size} "
-            f"streams of {base.seq_len} characters with each stream's state carried from one "
+            f"characters. Adam at a learning rate of {t.lr:g}, batches of {t.batch_size} "
+            f"streams of {t.seq_len} characters with each stream's state carried from one "
             f"chunk to the next (truncated backpropagation through time), gradient norm clipped "
-            f"at {base.clip:g}. Every {base.eval_every} steps the model is scored on the "
+            f"at {t.clip:g}. Every {t.eval_every} steps the model is scored on the "
             f"validation plays; a score without a new best halves the learning rate, "
-            f"{base.patience} in a row end training, and the best weights are kept; at most "
-            f"{fmt_int(base.max_steps)} steps. Every configuration is trained with "
+            f"{t.patience} in a row end training, and the best weights are kept; at most "
+            f"{fmt_int(t.max_steps)} steps. Every configuration is trained with "
             f"{len(SEEDS)} seeds ({', '.join(map(str, SEEDS))}); tables give the "
             f"mean{PM}standard deviation of the seeds' values (the population formula; as an "
             f"estimate of how further seeds would spread, it would be "
@@ -129,6 +129,7 @@ def budget_md(s: dict, base, timing: dict) -> str:
 
 
 def data_md(s: dict, base, all_chars: int) -> str:
+    t = base.train
     full = {c["layers"]: c for c in s["depth"].values() if not c["residual"]}
     sizes = sorted({c["train_chars"] for c in s["data"].values()})
     depths = sorted({c["layers"] for c in s["data"].values()})
@@ -152,8 +153,8 @@ def data_md(s: dict, base, all_chars: int) -> str:
                                          strict=True) if stop != "patience"]
     return (header_comment(__name__) + md_table(header, rows)
             + f"\nWidth {base.model.hidden_size}, plain stacks. Every run trained until "
-              f"{base.patience} validation scores in a row brought no new best (the smaller "
-              f"sets are scored about once a pass) or for at most {fmt_int(base.max_steps)} "
+              f"{t.patience} validation scores in a row brought no new best (the smaller "
+              f"sets are scored about once a pass) or for at most {fmt_int(t.max_steps)} "
               "steps; *stopped early* counts the seeds that stopped because validation no "
               "longer improved rather than at the step cap; those that reached the cap had "
               f"improved their best validation bpc by at most {max(g for g, _ in capped):.3f} "
@@ -190,18 +191,19 @@ def timescales_md(s: dict, after: int = TAIL) -> str:
 
 
 def deep_md(s: dict, base) -> str:
+    t = base.train
     rows = []
     for name, c in sorted(s["deep"].items(), key=lambda kv: (kv[1]["residual"],
                                                               kv[0].endswith("-noclip"))):
         g = c["gradients"]
-        clip = "none" if name.endswith("-noclip") else f"at {base.clip:g}"
+        clip = "none" if name.endswith("-noclip") else f"at {t.clip:g}"
         rows.append([shape(c), clip, bpc(c["val_bpc"]),
                      fmt_sci(g["bottom_over_top"]["mean"]),
                      f"{100 * g['over_clip']['mean']:.0f}{NBSP}%",
                      f"{g['max_grad_norm']['mean']:.3g}", g["diverged"]])
     return (header_comment(__name__)
             + md_table(["Stack", "Clipping", "Best validation bpc", "Gradient, layer 1 / layer 8",
-                        f"Recorded steps with gradient norm > {base.clip:g}",
+                        f"Recorded steps with gradient norm > {t.clip:g}",
                         "Largest gradient norm (mean of the seeds' largest)", "Diverged (of 3)"],
                        rows)
             + f"\n{fmt_int(s['lr']['steps'])} steps; the gradient was recorded every "
@@ -215,12 +217,13 @@ def base_grad_every(s: dict) -> int:
 
 
 def lr_md(s: dict, base) -> str:
+    t = base.train
     rates = s["lr"]["val_bpc"]
     lrs = sorted({float(lr) for by in rates.values() for lr in by})
     rows = [[f"{L}{NBSP}×{NBSP}128", *(bpc(by[_key(by, lr)]) for lr in lrs)]
             for L, by in rates.items()]
     return (header_comment(__name__)
-            + md_table(["Stack", *(f"learning rate {lr:g}" + (" (the study's)" if lr == base.lr
+            + md_table(["Stack", *(f"learning rate {lr:g}" + (" (the study's)" if lr == t.lr
                                                                 else "") for lr in lrs)], rows)
             + f"\nBest validation bpc within the first {fmt_int(s['lr']['steps'])} steps.\n")
 

@@ -3,8 +3,8 @@
 The runs are trained by ``python -m scripts.experiments.shakespeare`` into
 docs/generated/experiments/shakespeare/<run>.json; the side-by-side timings into timing.json.
 A generator that shows the study declares ``DATA = study_records.DATA`` and gets everything
-through ``load``: every run the study plans must be there (a partial study is an error, never
-a partial figure).
+through ``load``: every planned run of every group the pages show must be there (a partial
+study is an error, never a partial figure).
 """
 
 from __future__ import annotations
@@ -17,18 +17,20 @@ STUDY = "docs/generated/experiments/shakespeare"
 TIMING = f"{STUDY}/timing.json"
 DATA = [f"{STUDY}/L*.json", TIMING]
 RUN_IT = "run `python -m scripts.experiments.shakespeare`"
+# The groups of the study the pages show: each must be complete.
+SHOWN = ("depth", "budget", "data", "deep", "lr")
 
 
 @dataclass(frozen=True)
 class Study:
     records: list[dict]     # one per run, as the runner wrote it
     summary: dict           # stacklib.charlm.summary.study_summary
-    base: object            # the study's base TrainConfig
+    base: object            # the study's base Job (model and training)
     timing: dict            # timing.json
 
 
 def load(out: Output) -> Study:
-    from stacklib.charlm.study import base_config, layout, plan
+    from stacklib.charlm.study import base_job, layout, plan
     from stacklib.charlm.summary import study_summary
 
     runs = sorted(rel for rel in out.data if rel.startswith(f"{STUDY}/L"))
@@ -36,9 +38,11 @@ def load(out: Output) -> Study:
     if not records:
         raise FileNotFoundError(f"{STUDY}: no runs; {RUN_IT}")
     vocab = records[0]["config"]["model"]["vocab_size"]
-    missing = sorted({r.name for r in plan(vocab)} - {r["name"] for r in records})
+    planned = {r.name for r in plan(vocab) if r.group in SHOWN}
+    missing = sorted(planned - {r["name"] for r in records})
+    records = [r for r in records if r["name"] in planned]
     if missing:
         shown = ", ".join(missing[:4]) + (", …" if len(missing) > 4 else "")
         raise FileNotFoundError(f"{STUDY}: {len(missing)} planned runs missing ({shown}); {RUN_IT}")
-    base = base_config(vocab)
+    base = base_job(vocab)
     return Study(records, study_summary(records, layout(base)), base, out.read_json(TIMING))

@@ -96,7 +96,7 @@ def depth_data(data: dict) -> dict:
 
 
 def verdict(dw: dict) -> dict:
-    from stacklib import count_params
+    from stacklib.params import count_params
 
     cell, x = DEPTH_VS_WIDTH["cell"], DEPTH_VS_WIDTH["input_size"]
     options = [{"key": key, "layers": layers, "hidden": hidden,

@@ -27,18 +27,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from stacklib import data
+from stacklib.experiments.agreement import AgreementJob, evaluate, train_lm, train_subset
 from stacklib.experiments.common import Timer, run
-from stacklib.experiments.lm import TrainConfig, evaluate, train_lm, train_subset
 from stacklib.lecture import DEPTH_DATA_DEPTHS, DEPTH_DATA_MODEL, DEPTH_DATA_SIZES, SEEDS
 
-BASE = TrainConfig(**DEPTH_DATA_MODEL)
+BASE = AgreementJob(**DEPTH_DATA_MODEL)
 METRICS = ("train_loss", "heldout_loss", "gap_loss", "train_error", "heldout_error",
            "gap_error", "heldout_error_mismatch")
 
 
 @dataclass(frozen=True)
 class DepthDataConfig:
-    base: TrainConfig = BASE
+    base: AgreementJob = BASE
     depths: tuple[int, ...] = DEPTH_DATA_DEPTHS
     sizes: tuple[int, ...] = DEPTH_DATA_SIZES
     seeds: tuple[int, ...] = SEEDS
@@ -51,15 +51,15 @@ class DepthDataConfig:
         base = dataclasses.replace(BASE, hidden_size=16, embed_size=16, steps=60, n_heldout=200)
         return cls(base=base, depths=(1, 2), sizes=(20, 80), seeds=(0, 1), n_eval=100)
 
-    def train_jobs(self) -> list[TrainConfig]:
+    def train_jobs(self) -> list[AgreementJob]:
         return [dataclasses.replace(self.base, num_layers=d, n_train=n, seed=s,
                                     threads=self.threads)
                 for d in self.depths for n in self.sizes for s in self.seeds]
 
 
-def run_job(job: TrainConfig, n_eval: int) -> dict:
+def run_job(job: AgreementJob, n_eval: int) -> dict:
     """Train (or take from the memo) one model and score it."""
-    model, _, _ = train_lm(job)
+    model, _ = train_lm(job)
     train = train_subset(job)[:n_eval]
     heldout = data.make_splits(4000, job.n_heldout, job.data_seed)[1][:n_eval]
     tr, he = evaluate(model, train, job.threads), evaluate(model, heldout, job.threads)

@@ -29,16 +29,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from stacklib import data
+from stacklib.experiments.agreement import AgreementJob, evaluate, train_lm
 from stacklib.experiments.budget import lstm_params, matched_width
 from stacklib.experiments.common import Timer, run, threads
-from stacklib.experiments.lm import TrainConfig, evaluate, train_lm
 from stacklib.experiments.stacks import HERO
 from stacklib.lecture import SEEDS
 
 
 @dataclass(frozen=True)
 class DepthWidthConfig:
-    deep: TrainConfig = HERO                  # 3 x 32 (the hero stack) for seed 0
+    deep: AgreementJob = HERO                  # 3 x 32 (the hero stack) for seed 0
     seeds: tuple[int, ...] = SEEDS
     seed: int = 0
     threads: int = 1
@@ -49,22 +49,23 @@ class DepthWidthConfig:
                                    n_heldout=300, curve_every=50, n_curve=100)
         return cls(deep=deep, seeds=(0,))
 
-    def train_jobs(self) -> list[TrainConfig]:
+    def train_jobs(self) -> list[AgreementJob]:
         return [dataclasses.replace(t, seed=s) for t in (self.deep, self.wide())
                 for s in self.seeds]
 
-    def wide(self) -> TrainConfig:
+    def wide(self) -> AgreementJob:
         d = self.deep
         width = matched_width(d.embed_size, d.hidden_size, d.num_layers)
         return dataclasses.replace(d, num_layers=1, hidden_size=width)
 
 
-def train_seeds(tcfg: TrainConfig, seeds) -> dict:
+def train_seeds(tcfg: AgreementJob, seeds) -> dict:
     _, heldout = data.make_splits(4000, tcfg.n_heldout, tcfg.data_seed)
     acc, mism, to90, curves, trained = [], [], [], [], []
     for seed in seeds:
-        model, losses, curve = train_lm(dataclasses.replace(tcfg, seed=seed))
-        trained.append(len(losses))
+        model, hist = train_lm(dataclasses.replace(tcfg, seed=seed))
+        curve = [(s, 1 - e) for s, e in zip(hist.steps, hist.scores, strict=True)]
+        trained.append(hist.steps_run)
         ev = evaluate(model, heldout, tcfg.threads)
         acc.append(ev["agreement"])
         mism.append(ev["agreement_mismatch"])

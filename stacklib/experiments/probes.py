@@ -38,8 +38,8 @@ import numpy as np
 import torch
 
 from stacklib import data
+from stacklib.experiments.agreement import embeddings, layer_states, train_subset
 from stacklib.experiments.common import Timer, run, threads
-from stacklib.experiments.lm import embeddings, layer_states, train_subset
 from stacklib.experiments.stacks import StacksConfig, layer_stats, probe_lamps, trained_model
 from stacklib.lecture import SEEDS
 
@@ -165,7 +165,7 @@ def layer_probes(cfg: ProbesConfig) -> dict:
             test_s = heldout[: cfg.n_probe_test]
             per_seed = []
             for seed in cfg.seeds:
-                model, _, _ = trained_model(tcfg, seed)
+                model, _ = trained_model(tcfg, seed)
                 train_s = train_subset(dataclasses.replace(tcfg, seed=seed))[: cfg.n_probe_train]
                 probed = probe_model(model, train_s, test_s, cfg)
                 moves = layer_stats(model, heldout[: cfg.stacks.n_stats])["mean_abs_dh"]

@@ -14,7 +14,6 @@ being the first recurrent layer (the lecture's h^[1]); W = number of words of th
     models: { "hero" | "live": {
         cell: "lstm", num_layers: L, hidden_size: H, embed_size: E, residual: bool,
         recurrent_params: int,
-        final_train_loss: float,                   # mean of the last 50 steps, nats/word
         steps_trained: int,                        # early stop: see HERO / LIVE
         curve: {step: [int], heldout_agreement: [float]},  # during training, n_curve sentences
         heldout: {agreement, agreement_mismatch, n, n_mismatch, loss},
@@ -34,19 +33,25 @@ import numpy as np
 import torch
 
 from stacklib import data
+from stacklib.experiments.agreement import (
+    AgreementJob,
+    evaluate,
+    layer_states,
+    recurrent_params,
+    train_lm,
+)
 from stacklib.experiments.common import Timer, run, threads
-from stacklib.experiments.lm import TrainConfig, evaluate, layer_states, recurrent_params, train_lm
 from stacklib.lecture import HERO_STACK, LIVE_STACK
 
 # trained until two consecutive held-out checks reach 99 % agreement (at most `steps`)
-HERO = TrainConfig(**HERO_STACK)
-LIVE = TrainConfig(**LIVE_STACK)
+HERO = AgreementJob(**HERO_STACK)
+LIVE = AgreementJob(**LIVE_STACK)
 
 
 @dataclass(frozen=True)
 class StacksConfig:
-    hero: TrainConfig = HERO
-    live: TrainConfig = LIVE
+    hero: AgreementJob = HERO
+    live: AgreementJob = LIVE
     n_stats: int = 500          # held-out sentences for layer_stats
     seed: int = 0
     threads: int = 1
@@ -61,7 +66,7 @@ class StacksConfig:
                                             n_train=2000, n_heldout=300, curve_every=0),
                    n_stats=100)
 
-    def train_jobs(self) -> list[TrainConfig]:
+    def train_jobs(self) -> list[AgreementJob]:
         """The models this experiment trains (a runner may train them in parallel first)."""
         return [dataclasses.replace(t, seed=self.seed) for t in (self.hero, self.live)]
 
@@ -79,7 +84,7 @@ def probe_info(text: str) -> dict:
 @torch.no_grad()
 def verb_choice(model, sentence: data.Sentence) -> dict:
     x, _ = data.batch([sentence])
-    logits = model(torch.from_numpy(x))[0, sentence.verb_index]
+    logits = model(torch.from_numpy(x))[0][0, sentence.verb_index]
     right, wrong = sentence.tokens[sentence.verb_index], sentence.wrong_verb
     two = torch.stack([logits[data.WORD_TO_ID[right]], logits[data.WORD_TO_ID[wrong]]])
     return {"correct": right, "wrong": wrong, "p_correct": float(torch.softmax(two, 0)[0])}
@@ -92,13 +97,13 @@ def layer_stats(model, sentences) -> dict:
             "mean_abs_dh": [float(d[mask[:, 1:]].mean()) for d in dh]}
 
 
-def describe(model, tcfg: TrainConfig, losses, curve, n_stats: int) -> dict:
+def describe(model, tcfg: AgreementJob, hist, n_stats: int) -> dict:
     _, heldout = data.make_splits(4000, tcfg.n_heldout, tcfg.data_seed)
     out = {"cell": tcfg.cell, "num_layers": tcfg.num_layers, "hidden_size": tcfg.hidden_size,
            "embed_size": tcfg.embed_size, "residual": tcfg.residual,
            "recurrent_params": recurrent_params(model),
-           "final_train_loss": float(np.mean(losses[-50:])), "steps_trained": len(losses),
-           "curve": {"step": [c[0] for c in curve], "heldout_agreement": [c[1] for c in curve]},
+           "steps_trained": hist.steps_run,
+           "curve": {"step": hist.steps, "heldout_agreement": [1 - e for e in hist.scores]},
            "heldout": evaluate(model, heldout, tcfg.threads),
            "layer_stats": layer_stats(model, heldout[:n_stats]), "probes": []}
     for text in data.PROBES:
@@ -127,7 +132,7 @@ def probe_lamps(model) -> list[list[list[float]]]:
     return out
 
 
-def trained_model(tcfg: TrainConfig, seed: int):
+def trained_model(tcfg: AgreementJob, seed: int):
     return train_lm(dataclasses.replace(tcfg, seed=seed))
 
 
@@ -135,7 +140,7 @@ def trained_stacks(cfg: StacksConfig) -> dict:
     with Timer() as timer, threads(cfg.threads):
         models = {}
         for name, tcfg in (("hero", cfg.hero), ("live", cfg.live)):
-            model, losses, curve = trained_model(tcfg, cfg.seed)
-            models[name] = describe(model, tcfg, losses, curve, cfg.n_stats)
+            model, hist = trained_model(tcfg, cfg.seed)
+            models[name] = describe(model, tcfg, hist, cfg.n_stats)
         body = {"probes": [probe_info(p) for p in data.PROBES], "models": models}
     return {**run("stacks", cfg, body), "duration_s": timer.seconds}

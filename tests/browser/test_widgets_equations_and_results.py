@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from browser_helpers import data, minus, set_range, shown
 
-from stacklib import count_params
+from stacklib.params import count_params
 from stacklib.walkthrough import walkthrough
 
 

@@ -8,7 +8,7 @@ import math
 
 from browser_helpers import data, patch_json, set_range
 
-from stacklib import count_params
+from stacklib.params import count_params
 
 # --- §05 price: slider ranges from params.json ------------------------------------------------
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from browser_helpers import data, minus, set_range, shown
 
-from stacklib import count_params, param_breakdown
+from stacklib.params import count_params, param_breakdown
 
 
 def _stacks():

@@ -111,7 +111,7 @@ def test_numbers_walkthrough_and_depth_vs_width(pdf_text):
     assert shown == "[0.7215, −0.0432]" and shown in text
     for (layers, hidden) in ((1, 512), (3, 256)):
         for framework in ("keras", "torch"):
-            count = stacklib.count_params("lstm", 300, hidden, layers, framework=framework)
+            count = stacklib.params.count_params("lstm", 300, hidden, layers, framework=framework)
             assert f"{count:,}" in text, (layers, hidden, framework, count)
 
 

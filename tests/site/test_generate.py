@@ -94,14 +94,14 @@ def _repository_copy(tmp_path):
 DEPENDENTS = {
     "code_lab/shared_weights.py": ({"codelab", "notebook"}, set()),
     "stacklib/walkthrough.py": ({"walkthrough", "quiz"}, set()),
-    "stacklib/params.py": ({"params", "examples", "walkthrough", "quiz", "figures_charts",
-                            "figures_gradient", "widget_data", "shakespeare_tables",
+    "stacklib/params.py": ({"params", "examples", "quiz", "figures_charts",
+                            "widget_data", "shakespeare_tables",
                             "figures_shakespeare", "shakespeare_curves"}, set(REGISTRY)),
     "stacklib/charlm/summary.py": ({"shakespeare_tables", "figures_shakespeare",
                                     "shakespeare_curves"}, set()),
     # the latency measurement depends on parameter counting only: editing the toy models'
     # training code does not re-time it
-    "stacklib/experiments/lm.py": (set(), set(REGISTRY) - {"gradient_flow", "latency"}),
+    "stacklib/experiments/agreement.py": (set(), set(REGISTRY) - {"gradient_flow", "latency"}),
     "stacklib/experiments/stacks.py": (set(), {"stacks", "probes", "depth_width"}),
     "stacklib/experiments/budget.py": (set(), {"depth_width", "latency"}),
     "stacklib/lecture.py": ({"params", "examples", "walkthrough", "quiz", "figures_charts",

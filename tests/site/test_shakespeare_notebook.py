@@ -95,21 +95,21 @@ def test_cleaning_agrees_with_stacklib_on_the_fixture_and_every_installed_play()
 
 def test_settings_match_the_split_the_study_and_its_samples():
     from stacklib.charlm.analysis import DescribeConfig
-    from stacklib.charlm.study import base_config
+    from stacklib.charlm.study import base_job
 
-    s, study, samples = settings(), base_config(1), DescribeConfig()
+    s, study, samples = settings(), base_job(1), DescribeConfig()
     assert s["TEST_PLAYS"] == corpus.TEST_PLAYS
     assert s["VALIDATION_PLAYS"] == corpus.VALIDATION_PLAYS
     assert (s["EMBED_SIZE"], s["HIDDEN_SIZE"]) == (study.model.embed_size,
                                                   study.model.hidden_size)
     assert (s["BATCH_SIZE"], s["SEQ_LEN"], s["LEARNING_RATE"], s["CLIP"]) == \
-        (study.batch_size, study.seq_len, study.lr, study.clip)
+        (study.train.batch_size, study.train.seq_len, study.train.lr, study.train.clip)
     assert (s["PROMPT"], s["TEMPERATURE"]) == (samples.prompt, samples.temperature)
-    assert s["NUM_LAYERS"] == 2 and s["STEPS"] < study.max_steps
+    assert s["NUM_LAYERS"] == 2 and s["STEPS"] < study.train.max_steps
 
 
 def test_printed_corpus_parameters_and_baselines_are_stacklibs(committed):
-    from stacklib.charlm.model import ModelConfig
+    from stacklib.lm.model import ModelConfig
     from stacklib.charlm.study import total_params
 
     c, s = corpus.shakespeare(), settings()
