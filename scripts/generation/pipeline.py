@@ -28,7 +28,7 @@ GENERATORS = ("params", "examples", "walkthrough", "quiz", "codelab", "notebook"
               "figures_diagrams", "figures_charts", "figures_trained", "figures_gradient",
               "figures_depth_data", "widget_data", "tables_trained", "latency",
               "shakespeare_tables", "figures_shakespeare", "shakespeare_curves",
-              "notebook_shakespeare")
+              "shakespeare_scale", "notebook_shakespeare")
 # Generators that train a model for a minute or more. `--check` runs them like every other; the
 # test suite's from-scratch run leaves them out and checks them by their manifest entry and a
 # quick execution instead (tests/site/test_shakespeare_notebook.py).

@@ -18,7 +18,7 @@ TIMING = f"{STUDY}/timing.json"
 DATA = [f"{STUDY}/L*.json", TIMING]
 RUN_IT = "run `python -m scripts.experiments.shakespeare`"
 # The groups of the study the pages show: each must be complete.
-SHOWN = ("depth", "budget", "data", "deep", "lr")
+SHOWN = ("depth", "budget", "data", "deep", "lr", "scale", "cell")
 
 
 @dataclass(frozen=True)

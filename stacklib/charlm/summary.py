@@ -141,6 +141,33 @@ def gradient_summary(runs: list[dict], clip: float) -> dict:
             "diverged": int(sum(h["stopped"] == "diverged" for h in hist))}
 
 
+def gap(deep: dict, wide: dict) -> dict:
+    """A deep shape's test bpc minus the wide layer's at the same budget: the difference of the
+    means over seeds, and its spread, the two standard deviations added in quadrature (the
+    seeds of two shapes are independent draws)."""
+    d, w = deep["test_bpc"], wide["test_bpc"]
+    return {"mean": d["mean"] - w["mean"], "std": math.hypot(d["std"], w["std"])}
+
+
+def scale_summary(configs: dict[str, list[dict]], budgets: dict) -> dict:
+    """Depth against width across budgets (``study.budgets``): for the LSTM at every budget,
+    smallest first, each shape's results (``trained``, without its curve) and each deeper
+    shape's ``gap`` to the one wide layer; the same for the GRU shapes at the reference budget.
+    A budget's size is its wide layer's whole-model parameters."""
+    def row(shapes: dict) -> dict:
+        results = {}
+        for shape, name in shapes.items():
+            results[shape] = {k: v for k, v in trained(configs[name]).items() if k != "curve"}
+            results[shape]["name"] = name
+        wide = results["1 wide layer"]
+        return {"params": wide["params"], "shapes": results,
+                "gap": {shape: gap(c, wide) for shape, c in results.items() if c is not wide}}
+
+    return {"lstm": [{"scale": float(scale), **row(shapes)}
+                     for scale, shapes in sorted(budgets["lstm"].items())],
+            "gru": row(budgets["gru"])}
+
+
 def study_summary(records: list[dict], layout: dict) -> dict:
     """Everything the pages show of the study, per group (see ``stacklib.charlm.study``).
 
@@ -169,4 +196,5 @@ def study_summary(records: list[dict], layout: dict) -> dict:
     return {"depth": depth, "reference": layout["reference"],
             "budget": dict(sorted(budget.items(), key=lambda kv: kv[1]["layers"])),
             "data": data, "deep": deep,
-            "lr": {"steps": layout["short_steps"], "val_bpc": rates}}
+            "lr": {"steps": layout["short_steps"], "val_bpc": rates},
+            "scale": scale_summary(configs, layout["budgets"])}
