@@ -41,7 +41,7 @@ def bias_vectors(cell: str, framework: str = "torch") -> int:
     >>> bias_vectors("lstm", "keras"), bias_vectors("gru", "keras")
     (1, 2)
     """
-    cell = check_choice("cell", cell, CELLS)
+    cell = check_choice("cell", cell, tuple(CELLS))
     check_choice("framework", framework, FRAMEWORKS)
     if framework == "torch":
         return 2

@@ -10,8 +10,9 @@ generated/data/params.json                   the price widget's data and slider 
 from __future__ import annotations
 
 from scripts.generation.markdown import fmt_int, header_comment, md_table
-from scripts.generation.names import CELL_NAMES, CELLS, FRAMEWORKS
+from scripts.generation.names import FRAMEWORKS
 from scripts.generation.write import Output
+from stacklib.config import CELLS
 from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_DEFAULTS, PRICE_MAX_LAYERS, PRICE_MAX_SIZE
 
 
@@ -32,7 +33,7 @@ def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
                  fmt_int(sum(r.recurrent_weights for r in torch_rows)),
                  fmt_int(sum(r.biases for r in torch_rows)), f"**{fmt_int(total_t)}**",
                  fmt_int(sum(r.biases for r in keras_rows)), f"**{fmt_int(total_k)}**"])
-    caption = (f"{CELL_NAMES[cell]}, L = {L}, H = {h}, D = {x}: parameters per layer. "
+    caption = (f"{CELLS[cell].title}, L = {L}, H = {h}, D = {x}: parameters per layer. "
                "PyTorch keeps two bias vectors per gate block (`bias_ih`, `bias_hh`); Keras keeps "
                + ("two for `GRU(reset_after=True)`." if cell == "gru" else "one.")
                + " Layer 1's input weights use the input size D, every layer above uses H.")
@@ -40,7 +41,6 @@ def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
 
 
 def _summary(x: int, h: int, L: int) -> str:
-    from stacklib.config import GATES
     from stacklib.params import count_params, param_breakdown
 
     header = ["Stack", "Gate blocks per layer", "Layer 1 (PyTorch)", "Each layer above (PyTorch)",
@@ -49,7 +49,7 @@ def _summary(x: int, h: int, L: int) -> str:
     for cell in CELLS:
         layers = param_breakdown(cell, x, h, L)
         upper = fmt_int(layers[1].total) if L > 1 else "—"
-        rows.append([CELL_NAMES[cell], GATES[cell], fmt_int(layers[0].total), upper,
+        rows.append([CELLS[cell].title, CELLS[cell].gates, fmt_int(layers[0].total), upper,
                      f"**{fmt_int(count_params(cell, x, h, L))}**",
                      fmt_int(count_params(cell, x, h, L, framework="keras"))])
     note = (f"Defaults of the price sliders: L = {L} layers, hidden size H = {h}, input size "
@@ -99,7 +99,6 @@ def _depth_vs_width() -> str:
 
 
 def params_data() -> dict:
-    from stacklib.config import GATES
     from stacklib.params import bias_vectors, count_params, param_breakdown
 
     d = PRICE_DEFAULTS
@@ -110,7 +109,7 @@ def params_data() -> dict:
         "sliders": {"num_layers": {"min": 1, "max": max(layers)},
                     **{k: {"min": 1, "max": PRICE_MAX_SIZE}
                        for k in ("hidden_size", "input_size")}},
-        "gates": {c: GATES[c] for c in CELLS},
+        "gates": {c: CELLS[c].gates for c in CELLS},
         "bias_vectors": {f: {c: bias_vectors(c, f) for c in CELLS} for f in FRAMEWORKS},
         "formula": "layer 1: G*h*(x + h) + B*G*h; layer l >= 2: G*h*(h + h) + B*G*h",
         "at_defaults": {
