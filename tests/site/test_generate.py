@@ -95,7 +95,7 @@ DEPENDENTS = {
     "code_lab/shared_weights.py": ({"codelab", "notebook"}, set()),
     "stacklib/walkthrough.py": ({"walkthrough", "quiz"}, set()),
     "stacklib/params.py": ({"params", "examples", "quiz", "figures_charts",
-                            "widget_data", "shakespeare_tables",
+                            "widget_data", "shakespeare_tables", "latency",
                             "figures_shakespeare", "shakespeare_curves"}, set(REGISTRY)),
     "stacklib/charlm/summary.py": ({"shakespeare_tables", "figures_shakespeare",
                                     "shakespeare_curves"}, set()),
