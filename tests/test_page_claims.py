@@ -52,6 +52,33 @@ def test_verdict_latency_claims():
     assert max(by["seed", b]["ratio_deep_wide"] for b in (1, 32)) <= 1.1
 
 
+def test_verdict_latency_against_multiply_adds():
+    """§10 "The latency row, measured": the measured ratios beside the multiply-add counts the
+    latency table prints (scripts/generation/latency.py)."""
+    from scripts.generation.latency import counted
+
+    by = {(r["scale"], r["batch"]): r for r in _load("experiments/latency.json")["runs"]}
+    seed1, seed32 = by["seed", 1], by["seed", 32]
+    # "the head-to-head table's stack reads 300-wide vectors into layers of 256, so its upper
+    # layers cost less than layer 1. It does fewer than three times the multiply-adds"
+    assert seed1["input_size"] > seed1["hidden"]["deep"]
+    assert counted(seed1)["narrow1"] < seed1["layers_deep"]
+
+    def off(run, key):
+        """How far a measured ratio strays from the multiply-adds' ratio."""
+        return abs(run[f"ratio_deep_{key}"] / counted(run)[key] - 1)
+
+    # "against a wide layer of equal cost, the multiply-adds are about equal, and so is the time
+    # when the work is large and batched"
+    assert abs(counted(seed32)["wide"] - 1) < 0.05
+    for key in ("narrow1", "wide"):
+        # "those close to the multiply-add count ... those that stray from it, at tiny sizes and
+        # one sequence at a time"
+        assert off(seed32, key) < 0.05, key
+        assert off(seed1, key) > off(seed32, key), key
+        assert all(off(by["trained", b], key) > 0.2 for b in (1, 32)), key
+
+
 def test_lens_probe_claims():
     """§02 under the lenses, and §06 "check the story against the data"."""
     lenses = _load("data/lenses.json")

@@ -30,9 +30,9 @@ import stacklib
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = sorted(p.name for p in DOCS.glob("*.md"))
 
-BLUEPRINT, CELLS, LIVE, HAND, VANISH, VERDICT, QUIZ = (
+BLUEPRINT, CELLS, LIVE, HAND, VANISH, VERDICT, DATA, QUIZ = (
     "03-blueprint.md", "05-cell-flavors.md", "06-live-stack.md", "08-hand-computed.md",
-    "09-vanishing-paths.md", "10-verdict.md", "13-mastery-check.md",
+    "09-vanishing-paths.md", "10-verdict.md", "10b-depth-and-data.md", "13-mastery-check.md",
 )
 
 
@@ -218,20 +218,21 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "0.88": ((VANISH,), lambda: f"{growth_tanh_slopes()[1]:.2f}"),
     "0.92": ((VANISH,), lambda: f"{growth_tanh_slopes()[2]:.2f}"),
     # §10 depth x data design: passes over the smallest set in the fixed budget, largest set
-    "190": ((VERDICT,), lambda: _depth_data_passes("smallest")),
-    "3,000": ((VERDICT,), lambda: _depth_data_size("largest")),
+    "190": ((DATA,), lambda: _depth_data_passes("smallest")),
+    "3,000": ((DATA,), lambda: _depth_data_size("largest")),
     # the Shakespeare study (§06 timescales, §09 eight layers, §10 budget and data)
     "200": ((LIVE,), lambda: str(_timescale_config().context)),
+    "64": ((VERDICT,), lambda: str(_study_base().model.embed_size)),
     "1,500": ((VANISH,), lambda: _int(_study_plan("SHORT_STEPS"))),
     "25": ((VANISH,), lambda: str(_deep_grad_every())),
     "8": ((VANISH,), lambda: str(_deep_layers())),
-    "6,000": ((VANISH, VERDICT), lambda: _int(_study_base().train.max_steps)),
+    "6,000": ((VANISH, VERDICT, DATA), lambda: _int(_study_base().train.max_steps)),
     "0.13": ((VERDICT,), lambda: _late_gap_bound(min)),
     "0.17": ((VERDICT,), lambda: _late_gap_bound(max)),
     "2,500": ((VERDICT,), lambda: _int(_last_budget_swap())),
-    "31,250": ((VERDICT,), lambda: _int(_study_plan("DATA_SIZES")[0])),
-    "125,000": ((VERDICT,), lambda: _int(_study_plan("DATA_SIZES")[1])),
-    "3.9": ((VERDICT,), lambda: f"{len(_corpus().train.text) / 1e6:.1f}"),
+    "31,250": ((DATA,), lambda: _int(_study_plan("DATA_SIZES")[0])),
+    "125,000": ((DATA,), lambda: _int(_study_plan("DATA_SIZES")[1])),
+    "3.9": ((DATA,), lambda: f"{len(_corpus().train.text) / 1e6:.1f}"),
     # §13 exercise E5: the toy model's largest figure factor (its answer is generated)
     "0.90": ((QUIZ,), lambda: _toy_factor(-1)),
 }
@@ -250,7 +251,7 @@ ALLOWED_NUMBERS = frozenset({
     # section and summary-card numbers
     "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12", "13",
     # years of the era and of the cited papers
-    "2013", "2014", "2015", "2016", "2017", "2018",
+    "2000", "2013", "2014", "2015", "2016", "2017", "2018",
     # interactive defaults (§05 sliders L/H/D = 3/128/100; §09 factor 0.60 and depth 4)
     "128", "100", "0.60",
     # the growth example's inputs: hidden size 32, sequence length 50 (L = 3 above)

@@ -230,7 +230,7 @@ def test_a_page_fetches_only_the_widget_scripts_it_shows(web):
             "\\.js$/) || [])[1]).filter(Boolean).sort()")
     assert web.goto("code_lab/").evaluate(ours) == ["a11y", "runtime"]
     assert web.goto(PAGES["verdict"]).evaluate(ours) == ["a11y", "controls", "curves",
-                                                         "depth-data", "runtime", "verdict"]
+                                                         "runtime", "verdict"]
     assert web.goto(PAGES["blueprint"]).evaluate(ours) == ["a11y", "blueprint", "mathml",
                                                            "runtime", "stack-diagram"]
 

@@ -95,8 +95,9 @@ DEPENDENTS = {
     "code_lab/shared_weights.py": ({"codelab", "notebook"}, set()),
     "stacklib/walkthrough.py": ({"walkthrough", "quiz"}, set()),
     "stacklib/params.py": ({"params", "examples", "quiz", "figures_charts",
-                            "widget_data", "shakespeare_tables",
-                            "figures_shakespeare", "shakespeare_curves"}, set(REGISTRY)),
+                            "widget_data", "shakespeare_tables", "latency",
+                            "figures_shakespeare", "shakespeare_curves"},
+                           {"depth_width", "latency"}),  # the experiments that count params
     "stacklib/charlm/summary.py": ({"shakespeare_tables", "figures_shakespeare",
                                     "shakespeare_curves"}, set()),
     # the latency measurement depends on parameter counting only: editing the toy models'
