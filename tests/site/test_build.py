@@ -35,7 +35,7 @@ def test_every_nav_page_is_built(site):
 def test_nav_order_follows_the_lecture(site):
     numbered = [p for p in nav_pages() if p[:2].isdigit()]
     assert numbered == sorted(numbered)
-    assert [p[:2] for p in numbered] == [f"{n:02d}" for n in range(2, 14)]
+    assert [p[:2] for p in numbered] == [f"{n:02d}" for n in range(1, 14)]
 
 
 def test_print_page_and_notebook_download(site):
