@@ -242,7 +242,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
 ALLOWED_PHRASES = (
     "2013–16",    # hero stat card: the deep era
     "2013–2016",  # the era of the benchmarks (§10, §12)
-    "2–4",        # the practical sweet spot (layers)
+    "2–4",        # layers: the field's plain stacks, with their sources (home, §12)
     "(-1, 1)",    # the range of tanh (§09)
 )
 ALLOWED_NUMBERS = frozenset({
