@@ -68,10 +68,12 @@ serve: generate
 preview: $(DOCS_VENV)/.installed
 	STACK_PRINT_SITE=false $(DOCS_VENV)/bin/mkdocs serve --dirty --dev-addr $(ADDR)
 
-## check-docs: a prose-only change's checks, no torch: strict build of the pages, lint, spelling
+## check-docs: a prose-only change's checks, no torch: strict build of the pages, lint, spelling,
+## and the prose rules (sentence and page length, terms before use, linked citations)
 check-docs: $(DOCS_VENV)/.installed
 	STACK_PRINT_SITE=false $(DOCS_VENV)/bin/mkdocs build --strict --quiet --site-dir build/check-docs
-	$(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/delivery/test_docs_lint.py
+	$(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/delivery/test_docs_lint.py \
+		tests/site/test_reading.py tests/site/test_terms.py tests/site/test_references.py
 
 ## test-fast: before every commit: lint, library, generation and site tests (no browser)
 test-fast: $(BIN)/.installed

@@ -28,10 +28,11 @@ import pytest
 import stacklib
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-PAGES = sorted(p.name for p in DOCS.glob("*.md"))
+# The references page is bibliographic data (volumes, pages, identifiers), not results.
+PAGES = sorted(p.name for p in DOCS.glob("*.md") if p.name != "references.md")
 
-BLUEPRINT, CELLS, LIVE, HAND, VANISH, VERDICT, DATA, QUIZ = (
-    "03-blueprint.md", "05-cell-flavors.md", "06-live-stack.md", "08-hand-computed.md",
+HOME, BLUEPRINT, CELLS, LIVE, HAND, VANISH, VERDICT, DATA, QUIZ = (
+    "index.md", "03-blueprint.md", "05-cell-flavors.md", "06-live-stack.md", "08-hand-computed.md",
     "09-vanishing-paths.md", "10-verdict.md", "10b-depth-and-data.md", "13-mastery-check.md",
 )
 
@@ -225,7 +226,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "64": ((VERDICT,), lambda: str(_study_base().model.embed_size)),
     "1,500": ((VANISH,), lambda: _int(_study_plan("SHORT_STEPS"))),
     "25": ((VANISH,), lambda: str(_deep_grad_every())),
-    "8": ((VANISH,), lambda: str(_deep_layers())),
+    "8": ((VANISH, HOME), lambda: str(_deep_layers())),
     "6,000": ((VANISH, VERDICT, DATA), lambda: _int(_study_base().train.max_steps)),
     "0.13": ((VERDICT,), lambda: _late_gap_bound(min)),
     "0.17": ((VERDICT,), lambda: _late_gap_bound(max)),
@@ -242,7 +243,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
 ALLOWED_PHRASES = (
     "2013–16",    # hero stat card: the deep era
     "2013–2016",  # the era of the benchmarks (§10, §12)
-    "2–4",        # the practical sweet spot (layers)
+    "2–4",        # layers: the field's plain stacks, with their sources (home, §12)
     "(-1, 1)",    # the range of tanh (§09)
 )
 ALLOWED_NUMBERS = frozenset({
@@ -276,6 +277,7 @@ def prose(page: str, docs: Path = DOCS) -> str:
     text = re.sub(r"^.*--8<--.*$", "", text, flags=re.M)
     text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
     text = re.sub(r"`[^`\n]*`", "", text)
+    text = re.sub(r"\[[^\]]*\]\(references\.md#[^)]*\)", " ", text)  # citations: names, years
     text = re.sub(r"\]\([^)\s]*\)", "]", text)       # link and image targets
     text = re.sub(r"<[^>\n]*>", " ", text)           # HTML tags (their text content stays)
     text = re.sub(r"\{[:\s][^}\n]*\}\s*$", "", text, flags=re.M)  # attr_list { .kicker }
@@ -331,11 +333,13 @@ def test_registered_pages_exist():
 
 
 def test_scanner_catches_a_hand_edit(tmp_path):
-    """The scanner flags a changed result and ignores code, snippets and link targets."""
+    """The scanner flags a changed result and ignores code, snippets, link targets and
+    citations."""
     page = tmp_path / "x.md"
     page.write_text(
         "---\ndescription: the stack costs 381,952 parameters\n---\n# 02 · Title\n\n"
-        "One layer costs 117,761 parameters; see [§05](05-cell-flavors.md).\n\n"
+        "One layer costs 117,761 parameters; see [§05](05-cell-flavors.md) and\n"
+        "[Graves & Schmidhuber, 2005](references.md#graves-schmidhuber-2005).\n\n"
         "```python\nnn.LSTM(100, 128, num_layers=7)\n```\n"
         '--8<-- "generated/partials/params_lstm.md"\n\n'
         "Output $y_t = [0.7215, \u22120.0433]$ and `count_params(9)`.\n",

@@ -3,6 +3,8 @@
 generated/partials/params_{rnn,gru,lstm}.md  per-layer breakdown, both conventions (L=3 H=128 D=100)
 generated/partials/params_summary.md         the three cells side by side
 generated/partials/depth_vs_width.md         §10's head-to-head table
+generated/partials/params_bidirectional.md   §07: a stack that reads both ways, per layer and
+                                             direction, beside the one-way stack
 generated/data/params.json                   the price widget's data and slider ranges (the
                                              widget types no number of its own)
 """
@@ -98,6 +100,40 @@ def _depth_vs_width() -> str:
     return header_comment(__name__) + md_table(header, rows, "lll") + "\n" + note + "\n"
 
 
+def bidirectional_params(cell: str, input_size: int, hidden_size: int, num_layers: int,
+                         framework: str = "torch") -> list[int]:
+    """Per layer, bottom first, the parameters of one direction of a bidirectional stack (the
+    other direction has as many): layer 1 reads the input, every layer above reads both
+    directions' states side by side, 2H numbers. stacklib's stacks are one-way, so the count
+    is built from one-layer counts with those fan-ins; a test checks it against torch.nn's
+    and Keras' bidirectional layers."""
+    from stacklib.params import count_params
+
+    return [count_params(cell, input_size if k == 0 else 2 * hidden_size, hidden_size, 1,
+                         framework=framework) for k in range(num_layers)]
+
+
+def _bidirectional(x: int, h: int, L: int) -> str:
+    from stacklib.params import param_breakdown
+
+    cell = "lstm"
+    one_way = param_breakdown(cell, x, h, L)
+    both = {f: bidirectional_params(cell, x, h, L, framework=f) for f in FRAMEWORKS}
+    header = ["Layer", "Fan-in, one way", "One way (PyTorch)", "Fan-in, both ways",
+              "Both ways (PyTorch)", "Both ways (Keras)"]
+    rows = [[k + 1, f"{'D' if k == 0 else 'H'} = {row.fan_in}", fmt_int(row.total),
+             f"D = {x}" if k == 0 else f"2H = {2 * h}", fmt_int(2 * both["torch"][k]),
+             fmt_int(2 * both["keras"][k])] for k, row in enumerate(one_way)]
+    total_one, total_both = sum(r.total for r in one_way), 2 * sum(both["torch"])
+    rows.append(["**Total**", "", f"**{fmt_int(total_one)}**", "",
+                 f"**{fmt_int(total_both)}**", f"**{fmt_int(2 * sum(both['keras']))}**"])
+    note = (f"{CELLS[cell].title}, L = {L}, H = {h}, D = {x}. Both ways, each layer holds two "
+            "directions of the same shape. Above layer 1 each direction reads both states of "
+            f"the layer below, so the bidirectional stack costs ×{total_both / total_one:.2f} "
+            "the one-way stack, not ×2.")
+    return header_comment(__name__) + md_table(header, rows, "lrrrrr") + "\n" + note + "\n"
+
+
 def params_data() -> dict:
     from stacklib.params import bias_vectors, count_params, param_breakdown
 
@@ -130,4 +166,5 @@ def run(out: Output) -> None:
         out.text(f"generated/partials/params_{c}.md", _breakdown_table(c, x, h, L))
     out.text("generated/partials/params_summary.md", _summary(x, h, L))
     out.text("generated/partials/depth_vs_width.md", _depth_vs_width())
+    out.text("generated/partials/params_bidirectional.md", _bidirectional(x, h, L))
     out.json("generated/data/params.json", params_data())

@@ -26,7 +26,7 @@ GENERATED_FOLDERS = ("partials", "figures", "data")  # under docs/generated/: ge
 # Order matters only for reading: none of them reads another's output.
 GENERATORS = ("params", "examples", "walkthrough", "quiz", "codelab", "notebook",
               "figures_diagrams", "figures_charts", "figures_trained", "figures_gradient",
-              "figures_depth_data", "widget_data", "tables_trained", "latency",
+              "figures_depth_data", "widget_data", "tables_trained", "testbeds", "latency",
               "shakespeare_tables", "figures_shakespeare", "shakespeare_curves",
               "notebook_shakespeare")
 # Generators that train a model for a minute or more. `--check` runs them like every other; the

@@ -36,7 +36,7 @@ def test_nav_order_follows_the_lecture(site):
     numbered = [p for p in nav_pages() if p[:2].isdigit()]
     assert numbered == sorted(numbered)
     # every section number once, in order; a section may run over two pages (10, 10b)
-    assert sorted({p[:2] for p in numbered}) == [f"{n:02d}" for n in range(2, 14)]
+    assert sorted({p[:2] for p in numbered}) == [f"{n:02d}" for n in range(1, 14)]
     assert all(p[2] == "-" or p[2:4] == "b-" for p in numbered), numbered
 
 
