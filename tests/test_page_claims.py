@@ -197,7 +197,7 @@ def test_live_probe_table_claims():
 def test_live_channel_claims():
     """§06 under the channel table: one layer-2 channel holds the subject's number from subject
     to verb (faintly at a few words), none in layer 1, and none follows each noun's number."""
-    from scripts.generation.tables_trained import channel_roles
+    from scripts.generation.trained_tables import channel_roles
 
     stacks = _load("experiments/stacks.json")
     roles = channel_roles(stacks)

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import math
 
-from scripts.generation import study_records
+from scripts.generation import shakespeare_records
 from scripts.generation.markdown import MINUS, NBSP, PM, fmt_int, fmt_sci, header_comment, md_table
 from scripts.generation.write import Output
 
-DATA = study_records.DATA
+DATA = shakespeare_records.DATA
 TAIL = 50  # characters after a change at which the timescale table reads what is left
 
 
@@ -250,7 +250,7 @@ def run(out: Output) -> None:
     from stacklib.charlm.study import describe_config
     from stacklib.corpus import INSTALL, LICENCE, shakespeare
 
-    study = study_records.load(out)
+    study = shakespeare_records.load(out)
     s, base, describe = study.summary, study.base, describe_config()
     corpus = shakespeare()
     partials = {"setup": setup_md(corpus, base, LICENCE, INSTALL), "depth": depth_md(s),

@@ -149,7 +149,7 @@ def test_notebook_holds_the_lab_files_and_their_outputs(lab_runs):
     kernel)."""
     import nbformat
 
-    from scripts.generation.notebook import lab_body, setup_source
+    from scripts.generation.codelab_notebook import lab_body, setup_source
 
     nb = nbformat.read(ROOT / "docs" / "code_lab.ipynb", as_version=4)
     cells = {c.id: c for c in nb.cells if c.cell_type == "code"}
