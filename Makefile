@@ -86,10 +86,12 @@ serve: generate
 preview: $(DOCS_VENV)/.installed
 	STACK_PRINT_SITE=false $(DOCS_VENV)/bin/mkdocs serve --dirty --dev-addr $(ADDR)
 
-## check-docs: a prose-only change's checks, no torch: strict build of the pages, lint, spelling
+## check-docs: a prose-only change's checks, no torch: strict build of the pages, the prose's
+## numbers and claims against the committed docs/generated/ data, lint, spelling
 check-docs: $(DOCS_VENV)/.installed
 	STACK_PRINT_SITE=false $(DOCS_VENV)/bin/mkdocs build --strict --quiet --site-dir build/check-docs
-	$(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/delivery/test_docs_lint.py
+	$(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_prose_numbers.py \
+	  tests/test_page_claims.py tests/delivery/test_docs_lint.py
 
 ## test-fast: before every commit: lint, library, generation and site tests (no browser)
 test-fast: $(BIN)/.installed

@@ -27,7 +27,7 @@ GENERATED_FOLDERS = ("partials", "figures", "data")  # under docs/generated/: ge
 GENERATORS = ("parameter_tables", "parameter_figures", "example_tables", "walkthrough_tables",
               "diagram_figures", "quiz_answers", "codelab_outputs", "codelab_notebook",
               "trained_data", "trained_tables", "trained_figures", "gradient_figures",
-              "depth_data_figures", "latency_table",
+              "depth_data_figures", "latency_table", "prose_numbers",
               "shakespeare_tables", "shakespeare_figures", "shakespeare_curves",
               "shakespeare_notebook")
 # Generators that train a model for a minute or more. `--check` runs them like every other; the

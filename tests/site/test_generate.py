@@ -92,13 +92,13 @@ def _repository_copy(tmp_path):
 # code_lab/shared_weights.py).
 DEPENDENTS = {
     "code_lab/shared_weights.py": ({"codelab_outputs", "codelab_notebook"}, set()),
-    "stacklib/walkthrough.py": ({"walkthrough_tables", "quiz_answers"}, set()),
+    "stacklib/walkthrough.py": ({"walkthrough_tables", "quiz_answers", "prose_numbers"}, set()),
     "stacklib/params.py": ({"parameter_tables", "example_tables", "quiz_answers",
                             "parameter_figures", "trained_data", "shakespeare_tables",
-                            "shakespeare_figures", "shakespeare_curves"},
+                            "shakespeare_figures", "shakespeare_curves", "prose_numbers"},
                            {"depth_width", "latency"}),
     "stacklib/charlm/summary.py": ({"shakespeare_tables", "shakespeare_figures",
-                                    "shakespeare_curves"}, set()),
+                                    "shakespeare_curves", "prose_numbers"}, set()),
     # the latency measurement depends on parameter counting only: editing the toy models'
     # training code does not re-time it
     "stacklib/experiments/agreement.py": (set(), set(REGISTRY) - {"gradient_flow", "latency"}),
@@ -106,7 +106,7 @@ DEPENDENTS = {
     "stacklib/experiments/budget.py": (set(), {"depth_width", "latency"}),
     "stacklib/lecture.py": ({"parameter_tables", "example_tables", "walkthrough_tables",
                              "quiz_answers", "parameter_figures", "gradient_figures",
-                             "trained_data"},
+                             "trained_data", "prose_numbers"},
                             set(REGISTRY)),
 }
 
