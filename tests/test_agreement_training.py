@@ -18,7 +18,7 @@ from torch import nn
 from stacklib import data
 from stacklib.experiments import agreement
 from stacklib.experiments.agreement import IGNORED, AgreementJob, evaluate, sentence_batches
-from stacklib.lm.model import LM
+from stacklib.lm.model import LM, ModelConfig
 from stacklib.lm.text import LN2
 
 SENTENCES = data.make_splits(4000, 1000, 0)[0][:40]
@@ -56,22 +56,37 @@ def test_the_loop_scores_no_padding():
     assert hist.train_bits[0] == pytest.approx(float(nll) / LN2, rel=1e-6)
 
 
-def test_the_job_is_the_loops_configuration():
-    cfg = dataclasses.replace(TINY, stop_at=0.95, lr=0.02, seed=4).train_config()
+def test_the_job_is_the_models_and_the_loops_configuration():
+    job = dataclasses.replace(TINY, stop_at=0.95, lr=0.02, seed=4, threads=2, batch_size=16,
+                              residual=True, cell="gru", num_layers=3)
+    cfg = job.train_config()
     assert (cfg.eval_every, cfg.max_steps, cfg.lr, cfg.seed) == (10, 20, 0.02, 4)
+    assert (cfg.batch_size, cfg.threads) == (16, 2)
     assert cfg.goal == pytest.approx(0.05) and TINY.train_config().goal is None
+    assert job.model_config() == ModelConfig(len(data.VOCAB), 8, 8, 3, residual=True, cell="gru")
     with pytest.raises(ValueError, match="hidden_size"):
         AgreementJob(hidden_size=0)
 
 
-def test_the_score_is_the_error_rate_and_the_best_model_is_kept():
+def test_the_score_is_the_error_rate_on_the_jobs_language_and_the_best_model_is_kept():
+    job = dataclasses.replace(TINY, data_seed=1)
     agreement.forget()
-    model, hist = agreement.train_lm(TINY)
-    assert agreement.train_lm(TINY)[0] is model              # memoised per job
-    curve = data.make_splits(4000, TINY.n_heldout, TINY.data_seed)[1][: TINY.n_curve]
+    model, hist = agreement.train_lm(job)
+    assert agreement.train_lm(job)[0] is model              # memoised per job
+    curve = data.make_splits(4000, job.n_heldout, job.data_seed)[1][: job.n_curve]
     assert 1 - evaluate(model, curve)["agreement"] == pytest.approx(min(hist.scores))
-    assert len(agreement.train_subset(TINY)) == TINY.n_train
     agreement.forget()
+
+
+def test_the_training_subset_is_a_seeded_sample_of_the_jobs_training_split():
+    job = dataclasses.replace(TINY, data_seed=1, seed=3)
+    split = data.make_splits(4000, job.n_heldout, job.data_seed)[0]
+    subset = agreement.train_subset(job)
+    assert len(subset) == job.n_train and agreement.train_subset(job) == subset
+    order = [split.index(s) for s in subset]
+    assert order == sorted(order)                            # in the split's order
+    assert subset != agreement.train_subset(dataclasses.replace(job, seed=4))
+    assert agreement.train_subset(dataclasses.replace(job, n_train=4000)) == split
 
 
 def test_agreement_is_read_at_the_verb():

@@ -110,9 +110,12 @@ def test_training_batches_carry_within_an_epoch_and_start_each_epoch_fresh():
             assert len(epoch) == (rows.shape[1] - 1) // 5
 
 
-def test_training_batches_refuse_a_text_too_short_for_one_chunk():
-    with pytest.raises(ValueError, match="ids: 40 tokens cannot fill 4 streams"):
-        training_batches(np.arange(40), batch_size=4, seq_len=10, seed=0)
+def test_training_batches_need_one_whole_chunk_at_every_offset_and_no_more():
+    # 4 streams of a chunk of 5 and its targets (6 columns) from the latest offset, 4: 28 tokens
+    batches = training_batches(np.arange(28), batch_size=4, seq_len=5, seed=0)
+    assert all(next(batches)[0].shape == (4, 5) for _ in range(50))  # offsets 0..4 all drawn
+    with pytest.raises(ValueError, match="ids: 27 tokens cannot fill 4 streams"):
+        training_batches(np.arange(27), batch_size=4, seq_len=5, seed=0)
 
 
 def test_carried_chunks_compute_what_one_pass_over_the_text_computes():
