@@ -108,11 +108,12 @@ test: $(BIN)/.installed $(NODE)
 bench: $(BIN)/.installed
 	$(BIN)/python -m scripts.benchmarks.stack
 
-## mutation: mutation testing of the training code ([tool.mutmut] in pyproject.toml); MUTANTS
-## chooses mutants by name, e.g. MUTANTS='stacklib.lm.text*' (not a test: a measurement)
+## mutation: mutation testing ([tool.mutmut] in pyproject.toml), of the training code unless
+## MUTANTS names others, e.g. MUTANTS='stacklib.numpy*' (a measurement, not a test)
+MUTANTS ?= stacklib.lm.* stacklib.experiments.agreement.*
 mutation: $(BIN)/.installed
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/mutation.txt
-	$(BIN)/mutmut run --max-children 2 $(MUTANTS)
+	$(BIN)/mutmut run --max-children 2 $(foreach m,$(MUTANTS),'$(m)')
 	$(BIN)/mutmut results
 
 ## pdf: the whole lecture as one PDF: build/lecture.pdf
