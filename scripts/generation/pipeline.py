@@ -24,10 +24,10 @@ from scripts.generation.write import Output
 PACKAGE = "scripts.generation"
 GENERATED_FOLDERS = ("partials", "figures", "data")  # under docs/generated/: generators' only
 # Order matters only for reading: none of them reads another's output.
-GENERATORS = ("parameter_tables", "parameter_figures", "example_tables", "walkthrough_tables",
-              "diagram_figures", "quiz_answers", "codelab_outputs", "codelab_notebook",
-              "trained_data", "trained_tables", "trained_figures", "gradient_figures",
-              "depth_data_figures", "latency_table", "prose_numbers",
+GENERATORS = ("layer_colours", "parameter_tables", "parameter_figures", "example_tables",
+              "walkthrough_tables", "diagram_figures", "quiz_answers", "codelab_outputs",
+              "codelab_notebook", "trained_data", "trained_tables", "trained_figures",
+              "gradient_figures", "depth_data_figures", "latency_table", "prose_numbers",
               "shakespeare_tables", "shakespeare_figures", "shakespeare_curves",
               "shakespeare_notebook")
 # Generators that train a model for a minute or more. `--check` runs them like every other; the
