@@ -229,6 +229,20 @@ def test_patience_ends_training_the_rate_falls_after_each_miss_and_the_best_is_k
     assert all(torch.equal(v, shown[1][k]) for k, v in model.state_dict().items())
 
 
+def test_a_first_score_of_infinity_is_one_miss_and_a_first_batch_carries_nothing():
+    score, _ = _scripted([math.inf, 1.0, 2.0, 3.0, 0.5])
+
+    def first_marked_carry(batches):
+        inputs, targets, _ = next(batches)
+        yield inputs, targets, True                            # nothing before it to carry
+        yield from batches
+
+    _, hist = train(MODEL, _cfg(eval_every=5, max_steps=100, patience=2),
+                    first_marked_carry(_batches(_cfg())), score)
+    assert hist.stopped == "patience" and hist.steps == [5, 10, 15, 20]
+    assert hist.best_step == 10
+
+
 def test_two_scores_in_a_row_at_the_goal_end_training():
     score, _ = _scripted([0.5, 0.05, 0.2, 0.04, 0.01, 0.3])
     _, hist = train(MODEL, _cfg(eval_every=5, max_steps=100, patience=None, goal=0.05),
