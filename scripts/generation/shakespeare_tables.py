@@ -28,12 +28,12 @@ from itertools import pairwise
 
 import numpy as np
 
-from scripts.generation import study_records
+from scripts.generation import shakespeare_records
 from scripts.generation.markdown import MINUS, NBSP, PM, fmt_int, fmt_sci, header_comment, md_table
 from scripts.generation.write import Output
 from stacklib.charlm.summary import TAIL, share_left
 
-DATA = study_records.DATA
+DATA = shakespeare_records.DATA
 SETTLED = 500  # from this step on, the gradient table reads a stack as settled into training
 
 
@@ -365,7 +365,7 @@ def run(out: Output) -> None:
     from stacklib.charlm.study import describe_config
     from stacklib.corpus import INSTALL, LICENCE, shakespeare
 
-    study = study_records.load(out)
+    study = shakespeare_records.load(out)
     s, base, describe = study.summary, study.base, describe_config()
     corpus = shakespeare()
     partials = {"setup": setup_md(corpus, base, LICENCE, INSTALL), "depth": depth_md(s),

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from stacklib.charlm.analysis import DescribeConfig, TimescaleConfig
 from stacklib.charlm.jobs import Job, Texts
+from stacklib.experiments.budget import matched_width
 from stacklib.lm.model import ModelConfig
 from stacklib.lm.train import TrainConfig
 from stacklib.params import count_params
@@ -66,22 +67,20 @@ def stack_params(model: ModelConfig) -> int:
     return count_params(model.cell, model.embed_size, model.hidden_size, model.num_layers)
 
 
-def matched_width(reference: ModelConfig, layers: int, tolerance=BUDGET_TOLERANCE,
-                  cell: str | None = None) -> int:
+def budget_width(reference: ModelConfig, layers: int, tolerance=BUDGET_TOLERANCE,
+                 cell: str | None = None) -> int:
     """The width at which ``layers`` layers of ``cell`` (default: the reference's) cost what
     ``reference`` costs: of the widths whose recurrent stack is within ``tolerance`` of the
     reference's, the one whose larger gap (stack or whole model) is smallest."""
-    def gaps(width):
-        model = dataclasses.replace(reference, num_layers=layers, hidden_size=width,
-                                    cell=cell or reference.cell)
-        return (abs(stack_params(model) / stack_params(reference) - 1),
-                abs(total_params(model) / total_params(reference) - 1))
+    cell = cell or reference.cell
 
-    within = [w for w in range(1, 8 * reference.hidden_size) if gaps(w)[0] <= tolerance]
-    if not within:
-        raise ValueError(f"layers: no width of {layers} layers is within {tolerance:.0%} "
-                         f"of the reference's parameters")
-    return min(within, key=lambda w: max(gaps(w)))
+    def whole_gap(width):
+        model = dataclasses.replace(reference, num_layers=layers, hidden_size=width, cell=cell)
+        return abs(total_params(model) / total_params(reference) - 1)
+
+    return matched_width(stack_params(reference), cell, reference.embed_size, layers,
+                         range(1, 8 * reference.hidden_size), tolerance=tolerance,
+                         whole=whole_gap)
 
 
 def budget_reference(base: ModelConfig, layers: int, scale: float) -> ModelConfig:
@@ -137,7 +136,7 @@ def plan(vocab_size: int, base: Job | None = None, seeds=SEEDS,
             add("depth", _with(base, layers=L, residual=True), analyse=True)
     reference = _with(base, layers=REFERENCE_LAYERS).model
     for L in (1, 2, 3, 4):
-        add("budget", _with(base, layers=L, hidden=matched_width(reference, L, tolerance)))
+        add("budget", _with(base, layers=L, hidden=budget_width(reference, L, tolerance)))
     for L in DATA_DEPTHS:
         for n in data_sizes:
             # small sets overfit within a few passes: score about once a pass (>= 25 steps)
@@ -155,12 +154,12 @@ def plan(vocab_size: int, base: Job | None = None, seeds=SEEDS,
     for scale in scales:
         ref = budget_reference(reference, REFERENCE_LAYERS, scale)
         add("scale", _with(base, layers=REFERENCE_LAYERS, hidden=ref.hidden_size, residual=True))
-        add("scale", _with(base, layers=1, hidden=matched_width(ref, 1, tolerance)))
+        add("scale", _with(base, layers=1, hidden=budget_width(ref, 1, tolerance)))
         if scale < SCALE_PLAIN_BELOW:
             add("scale", _with(base, layers=REFERENCE_LAYERS, hidden=ref.hidden_size))
-            add("scale", _with(base, layers=2, hidden=matched_width(ref, 2, tolerance)))
+            add("scale", _with(base, layers=2, hidden=budget_width(ref, 2, tolerance)))
     for L, residual in ((1, False), (REFERENCE_LAYERS, True), (REFERENCE_LAYERS, False)):
-        width = matched_width(reference, L, tolerance, cell=CELL)
+        width = budget_width(reference, L, tolerance, cell=CELL)
         add("cell", _with(base, layers=L, hidden=width, residual=residual, cell=CELL))
     return list(runs.values())
 

@@ -167,7 +167,7 @@ def test_quiz_answers_are_present(site):
 
 
 def test_quiz_answer_letters_match_the_generated_key():
-    """docs/13's "??? success" answers start with the letters scripts/generation/quiz.py
+    """docs/13's "??? success" answers start with the letters scripts/generation/quiz_answers.py
     records."""
     import json
 

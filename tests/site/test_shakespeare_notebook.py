@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from sitebuild import DOCS
 
-from scripts.generation import notebook_shakespeare as gen
+from scripts.generation import shakespeare_notebook as gen
 from scripts.toolenv import apply
 from stacklib import corpus
 

@@ -14,7 +14,7 @@ that the page's answer letters match CHOICES, tests/test_prose_numbers.py its nu
 from __future__ import annotations
 
 from scripts.generation.markdown import NBSP, fmt_int, fmt_num, header_comment, md_table
-from scripts.generation.params import bidirectional_params
+from stacklib.params import bidirectional_params
 from scripts.generation.write import Output
 from stacklib.lecture import DEPTH_VS_WIDTH, GRADIENT_MODEL, PRICE_DEFAULTS
 
@@ -135,7 +135,7 @@ def exercise_rows(depth_data: dict) -> list[list[str]]:
                 f"layer 1 did, but each direction above reads both states below, {2 * H} wide. "
                 f"`out` becomes ({T}, {B}, {2 * H}), `h_n` ({2 * L}, {B}, {H}): two rows per "
                 "layer, forward then backward",
-          "`scripts.generation.params.bidirectional_params` checked against "
+          "`stacklib.params.bidirectional_params` checked against "
           "`torch.nn.LSTM(bidirectional=True)`"]
     if depth_data:
         s, small = depth_data["summary"], 0  # index of the smallest training set

@@ -100,21 +100,8 @@ def _depth_vs_width() -> str:
     return header_comment(__name__) + md_table(header, rows, "lll") + "\n" + note + "\n"
 
 
-def bidirectional_params(cell: str, input_size: int, hidden_size: int, num_layers: int,
-                         framework: str = "torch") -> list[int]:
-    """Per layer, bottom first, the parameters of one direction of a bidirectional stack (the
-    other direction has as many): layer 1 reads the input, every layer above reads both
-    directions' states side by side, 2H numbers. stacklib's stacks are one-way, so the count
-    is built from one-layer counts with those fan-ins; a test checks it against torch.nn's
-    and Keras' bidirectional layers."""
-    from stacklib.params import count_params
-
-    return [count_params(cell, input_size if k == 0 else 2 * hidden_size, hidden_size, 1,
-                         framework=framework) for k in range(num_layers)]
-
-
 def _bidirectional(x: int, h: int, L: int) -> str:
-    from stacklib.params import param_breakdown
+    from stacklib.params import bidirectional_params, param_breakdown
 
     cell = "lstm"
     one_way = param_breakdown(cell, x, h, L)

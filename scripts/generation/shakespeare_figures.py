@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scripts.generation import study_records
+from scripts.generation import shakespeare_records
 from scripts.generation.figures import (
     GREY,
     LABEL,
@@ -37,7 +37,7 @@ from scripts.generation.figures import (
 from scripts.generation.write import Output
 from stacklib.charlm.summary import TAIL
 
-DATA = study_records.DATA
+DATA = shakespeare_records.DATA
 BPC_AXIS = (2.0, 2.9)  # the learning curves' y range, shared with their live version's data
 
 
@@ -206,7 +206,7 @@ TITLES = {
 def run(out: Output) -> None:
     from stacklib.corpus import shakespeare
 
-    study = study_records.load(out)
+    study = shakespeare_records.load(out)
     s = study.summary
     plt = mpl()
     all_chars = len(shakespeare().train.text)
