@@ -14,9 +14,9 @@ that the page's answer letters match CHOICES, tests/test_prose_numbers.py its nu
 from __future__ import annotations
 
 from scripts.generation.markdown import NBSP, fmt_int, fmt_num, header_comment, md_table
-from stacklib.params import bidirectional_params
 from scripts.generation.write import Output
 from stacklib.lecture import DEPTH_VS_WIDTH, GRADIENT_MODEL, PRICE_DEFAULTS
+from stacklib.params import bidirectional_params
 
 DATA = ["docs/generated/experiments/depth_data.json"]
 CHOICES = {"q1": "B", "q2": "A", "q6": "B", "q8": "C"}  # letters of multiple-choice answers
