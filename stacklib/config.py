@@ -3,29 +3,38 @@
 ``StackConfig`` holds what the constructor of ``torch.nn.RNN/GRU/LSTM`` holds, plus stacklib's
 two variants (``residual``, ``layer_norm``). The NumPy stack, the torch stack, the Keras bridge,
 the parameter formulas and the experiments all take one, so its arguments are checked in one
-place, once, when it is made. The names, counts and maps every front end needs live here too.
+place, once, when it is made. ``CELLS`` is the one table of what stacklib knows about each cell.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-import os
 import sys
 import warnings
 from dataclasses import dataclass
 
 from stacklib._validate import check_bool, check_choice, check_int, check_probability
 
-CELLS: tuple[str, ...] = ("rnn", "gru", "lstm")
-# Gate blocks per layer: W_ih and W_hh have GATES[cell] * hidden_size rows.
-GATES: dict[str, int] = {"rnn": 1, "gru": 3, "lstm": 4}
-# The named gates of each cell, in torch.nn's block order (a plain RNN has none).
-GATE_NAMES: dict[str, tuple[str, ...]] = {"rnn": (), "gru": ("r", "z", "n"),
-                                          "lstm": ("i", "f", "g", "o")}
+
+@dataclass(frozen=True)
+class CellKind:
+    """What every front end needs to know about a cell, looked up by its name in ``CELLS``."""
+
+    gates: int  # gate blocks per layer: W_ih and W_hh have gates * hidden_size rows
+    gate_names: tuple[str, ...]  # its named gates in torch.nn's block order (a plain RNN: none)
+    torch_nn: str  # its torch.nn class, the name in capitals: torch.nn.LSTM
+    keras: str  # its Keras 3 layer: keras.layers.SimpleRNN, GRU, LSTM
+    title: str  # what the lecture calls a stack of it
+
+
+CELLS: dict[str, CellKind] = {
+    "rnn": CellKind(1, (), "RNN", "SimpleRNN", "Stacked RNN"),
+    "gru": CellKind(3, ("r", "z", "n"), "GRU", "GRU", "Stacked GRU"),
+    "lstm": CellKind(4, ("i", "f", "g", "o"), "LSTM", "LSTM", "Stacked LSTM"),
+}
 NONLINEARITIES: tuple[str, ...] = ("tanh", "relu", "linear")
 LN_EPS = 1e-5  # layer norm's epsilon: torch.nn.LayerNorm's default
-TORCH_NN = {"rnn": "RNN", "gru": "GRU", "lstm": "LSTM"}  # cell -> its torch.nn class name
 
 
 def param_name(part: str, layer: int) -> str:
@@ -41,7 +50,15 @@ def torch_nn_class(cell: str):
     """The ``torch.nn`` class of ``cell`` (imports torch): ``torch_nn_class("lstm") is nn.LSTM``."""
     import torch.nn
 
-    return getattr(torch.nn, TORCH_NN[check_choice("cell", cell, CELLS)])
+    return getattr(torch.nn, CELLS[check_choice("cell", cell, tuple(CELLS))].torch_nn)
+
+
+def warn_idle_dropout(config: StackConfig) -> None:
+    """Warn, like torch, when ``dropout`` has no layer boundary to act on. Called directly by
+    the stacks' public constructors, so ``stacklevel=3`` is the line that called them."""
+    if config.dropout > 0 and config.num_layers == 1:
+        warnings.warn(f"dropout: applied between layers only, so dropout={config.dropout} "
+                      "does nothing with num_layers=1", UserWarning, stacklevel=3)
 
 
 def check_unsupported(bidirectional: object = False, proj_size: object = 0) -> None:
@@ -51,17 +68,6 @@ def check_unsupported(bidirectional: object = False, proj_size: object = 0) -> N
                          "got bidirectional=True")
     if check_int("proj_size", proj_size, minimum=0):
         raise ValueError(f"proj_size: stacklib's stacks have no projection, got {proj_size}")
-
-
-def _user_stacklevel() -> int:
-    """``warnings.warn``'s stacklevel that points at the first caller outside stacklib (the
-    user's line, whether it made a StackConfig or a stack)."""
-    package = os.path.dirname(os.path.abspath(__file__))
-    frame, level = sys._getframe(2), 2  # the caller of the function that warns
-    while frame is not None and (frame.f_code.co_filename.startswith(package)
-                                 or frame.f_code.co_filename == "<string>"):  # dataclass code
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 @dataclass(frozen=True)
@@ -96,7 +102,8 @@ class StackConfig:
             Default: False.
 
     Raises ``TypeError`` for an argument of the wrong type and ``ValueError`` for a bad value,
-    naming the argument; warns, like torch, when ``dropout`` has no layer to act on.
+    naming the argument. The stacks built from it warn, like torch, when ``dropout`` has no
+    layer boundary to act on.
 
     Examples::
 
@@ -128,7 +135,7 @@ class StackConfig:
 
         for name in ("input_size", "hidden_size", "num_layers"):
             put(name, check_int(name, getattr(self, name)))
-        put("cell", check_choice("cell", self.cell, CELLS))
+        put("cell", check_choice("cell", self.cell, tuple(CELLS)))
         put("nonlinearity", check_choice("nonlinearity", self.nonlinearity, NONLINEARITIES))
         if self.cell != "rnn" and self.nonlinearity != "tanh":
             raise ValueError(f"nonlinearity: only 'tanh' is defined for cell={self.cell!r}, "
@@ -136,15 +143,11 @@ class StackConfig:
         for name in ("bias", "batch_first", "residual", "layer_norm"):
             put(name, check_bool(name, getattr(self, name)))
         put("dropout", check_probability("dropout", self.dropout))
-        if self.dropout > 0 and self.num_layers == 1:
-            warnings.warn(f"dropout: applied between layers only, so dropout={self.dropout} "
-                          "does nothing with num_layers=1", UserWarning,
-                          stacklevel=_user_stacklevel())
 
     @property
     def gates(self) -> int:
         """Gate blocks per layer (RNN 1, GRU 3, LSTM 4)."""
-        return GATES[self.cell]
+        return CELLS[self.cell].gates
 
     def layer_input_size(self, layer: int) -> int:
         """Fan-in of layer ``layer`` (0-based): the input size for the first, H above it."""
@@ -189,8 +192,8 @@ class StackConfig:
         ``ValueError`` naming what torch.nn cannot express."""
         for name in ("residual", "layer_norm"):
             if getattr(self, name):
-                raise ValueError(f"{name}: torch.nn.{TORCH_NN[self.cell]} has no such option, "
-                                 f"got {name}=True")
+                raise ValueError(f"{name}: torch.nn.{CELLS[self.cell].torch_nn} has no such "
+                                 f"option, got {name}=True")
         kwargs = dict(input_size=self.input_size, hidden_size=self.hidden_size,
                       num_layers=self.num_layers, bias=self.bias, batch_first=self.batch_first,
                       dropout=self.dropout)
@@ -209,8 +212,8 @@ class StackConfig:
         if isinstance(own, StackConfig):
             return own
         nn = sys.modules.get("torch.nn")  # a torch module exists only once torch is imported
-        cell = next((c for c, class_name in TORCH_NN.items()
-                     if nn is not None and isinstance(module, getattr(nn, class_name))), None)
+        cell = next((c for c, kind in CELLS.items()
+                     if nn is not None and isinstance(module, getattr(nn, kind.torch_nn))), None)
         if cell is None:
             raise TypeError(f"{name}: expected torch.nn.RNN, GRU or LSTM or a stacklib "
                             f"StackedRNN, got {type(module).__name__}")
@@ -221,30 +224,30 @@ class StackConfig:
 
 
 class ConfigFields:
-    """Mixin of both stacks: the configuration's fields read as attributes
-    (``stack.hidden_size``), like torch.nn's modules, read-only because the weights were
-    shaped by them; and ``from_config``."""
+    """Mixin of both stacks: the configuration's fields read as attributes, like torch.nn's
+    modules (``stack.hidden_size``), and cannot be set: the weights were shaped by them.
+    ``from_config`` builds a stack with its ``_setup(config, **kwargs)``, what its constructor
+    does once it has made the configuration."""
 
     config: StackConfig
+
+    input_size = property(lambda self: self.config.input_size)
+    hidden_size = property(lambda self: self.config.hidden_size)
+    num_layers = property(lambda self: self.config.num_layers)
+    cell = property(lambda self: self.config.cell)
+    nonlinearity = property(lambda self: self.config.nonlinearity)
+    bias = property(lambda self: self.config.bias)
+    batch_first = property(lambda self: self.config.batch_first)
+    dropout = property(lambda self: self.config.dropout)
+    residual = property(lambda self: self.config.residual)
+    layer_norm = property(lambda self: self.config.layer_norm)
 
     @classmethod
     def from_config(cls, config: StackConfig, **kwargs):
         """The stack of ``config``; ``kwargs``: the constructor's others (``dtype``, ...)."""
         if not isinstance(config, StackConfig):
             raise TypeError(f"config: expected a StackConfig, got {type(config).__name__}")
-        return cls(**dataclasses.asdict(config), **kwargs)
-
-
-def _forward_field(name: str):
-    def get(self):
-        return getattr(self.config, name)
-
-    def refuse(self, value):
-        raise AttributeError(f"{name}: fixed by the stack's config; build a new stack with "
-                             f"config.replace({name}=...)")
-
-    return property(get, refuse, doc=f"``config.{name}``")
-
-
-for _field in dataclasses.fields(StackConfig):
-    setattr(ConfigFields, _field.name, _forward_field(_field.name))
+        stack = cls.__new__(cls)
+        stack._setup(config, **kwargs)
+        warn_idle_dropout(config)
+        return stack

@@ -9,6 +9,11 @@ Mapping, per layer k (H = hidden_size):
                        torch blocks (r, z, n) -> Keras blocks (z, r, h), for kernels and biases;
                        bias shape (2, 3H) = [input bias; recurrent bias].
 
+Dropout is not carried: a Keras layer drops its own input with one mask per sequence, torch.nn
+drops each layer's output but the top's afresh at every step. A source that would drop (a module
+in training mode, or a state dict whose configuration has dropout) is refused; in eval mode
+(``module.eval()``) both compute the same function, and that is what the bridge carries.
+
 Keras is imported lazily (stacklib itself never needs it) and only with KERAS_BACKEND=torch.
 Set KERAS_HOME to a project-local directory before calling, or Keras writes to ~/.keras.
 """
@@ -23,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from stacklib._validate import as_array, check_state
-from stacklib.config import StackConfig, param_name
+from stacklib.config import CELLS, StackConfig, param_name
 
 
 def _keras() -> Any:
@@ -53,12 +58,19 @@ def _source(source: object, config: StackConfig | None) -> tuple[dict, StackConf
         if not isinstance(config, StackConfig):
             raise TypeError("config: a state dict needs its StackConfig, got "
                             f"{type(config).__name__}")
-        state = source
+        state, drops = source, config.dropout > 0
+        how = "pass config.replace(dropout=0.0) to bridge the weights for inference"
     else:
         own = StackConfig.of(source, name="source")
         if config is not None and config != own:
             raise ValueError(f"config: the stack given has {own}, got {config}")
         config, state = own, source.state_dict()
+        drops = config.dropout > 0 and source.training
+        how = "bridge it in eval mode (source.eval()), whose outputs Keras reproduces"
+    if drops:
+        raise ValueError(f"dropout: Keras' layers drop their inputs with one mask per "
+                         f"sequence, not torch.nn's outputs between layers, so "
+                         f"dropout={config.dropout} in training cannot be carried; {how}")
     for name in ("residual", "layer_norm"):
         if getattr(config, name):
             raise ValueError(f"{name}: Keras' recurrent layers have no such option, got "
@@ -90,64 +102,39 @@ def _keras_weights(state: dict[str, np.ndarray], config: StackConfig) -> list[li
     return layers
 
 
-def _build(config: StackConfig, return_sequences_top: bool) -> Any:
+def _build(config: StackConfig, return_sequences: bool) -> Any:
     keras = _keras()
+    layer_class = getattr(keras.layers, CELLS[config.cell].keras)
+    extra = ({"activation": config.nonlinearity} if config.cell == "rnn" else
+             {"reset_after": True} if config.cell == "gru" else {})
     inputs = keras.Input(shape=(None, config.input_size), name="x")
     y = inputs
     for k in range(config.num_layers):
-        seq = k < config.num_layers - 1 or return_sequences_top
-        common = dict(units=config.hidden_size, use_bias=config.bias, return_sequences=seq,
-                      name=f"l{k}")
-        if config.cell == "rnn":
-            layer = keras.layers.SimpleRNN(activation=config.nonlinearity, **common)
-        elif config.cell == "gru":
-            layer = keras.layers.GRU(reset_after=True, **common)
-        else:
-            layer = keras.layers.LSTM(**common)
-        y = layer(y)
+        seq = k < config.num_layers - 1 or return_sequences  # the layers below: every step
+        y = layer_class(units=config.hidden_size, use_bias=config.bias, return_sequences=seq,
+                        name=f"l{k}", **extra)(y)
     return keras.Model(inputs, y, name=f"stacked_{config.cell}_{config.num_layers}")
 
 
 def to_keras(source: Any, config: StackConfig | None = None, *,
-             return_sequences_top: bool = False) -> Any:
+             return_sequences: bool = False) -> Any:
     """A Keras model of stacked SimpleRNN / GRU / LSTM layers carrying the same weights.
 
     Args:
         source: a ``torch.nn.RNN/GRU/LSTM``, a stacklib ``StackedRNN`` (NumPy or torch), or a
             state dict in torch.nn's flat names (tensors or arrays).
         config: the ``StackConfig`` of a state dict; for a module, its own (if given, it must
-            be equal). Plain stacks only: Keras has no residual or layer-norm option.
-        return_sequences_top: whether the top layer returns every step, (B, T, H), instead of
-            the last, (B, H). The layers below always return their sequence.
+            be equal). Plain stacks only: Keras has no residual or layer-norm option, and
+            dropout is refused in training (see the module's docstring).
+        return_sequences: Keras' argument, for the top layer: every step, (B, T, H), or the
+            last, (B, H). The layers below always return their sequence.
 
-    Inputs of the model: x (B, T, input_size): Keras is batch-first, whatever
-    ``config.batch_first`` says. Run it with ``run_keras_stack``.
+    The model reads x (B, T, input_size): Keras is batch-first, whatever
+    ``config.batch_first`` says; ``model(x)`` returns a torch tensor (Keras' torch backend).
+    ``model.count_params()`` is ``stacklib.params.count_params(..., framework="keras")``.
     """
     state, config = _source(source, config)
-    model = _build(config, return_sequences_top)
+    model = _build(config, return_sequences)
     for k, weights in enumerate(_keras_weights(state, config)):
         model.get_layer(f"l{k}").set_weights(weights)
     return model
-
-
-def keras_count_params(config: StackConfig) -> int:
-    """``model.count_params()`` of the Keras stack of ``config`` (GRU with reset_after=True)."""
-    if not isinstance(config, StackConfig):
-        raise TypeError(f"config: expected a StackConfig, got {type(config).__name__}")
-    return int(_build(config, False).count_params())
-
-
-def run_keras_stack(model: Any, x: np.ndarray) -> np.ndarray:
-    """Run ``model`` on batch-first ``x`` (B, T, input_size) and return a float32 numpy array:
-    (B, T, H) if the top layer returns sequences, else (B, H)."""
-    keras = _keras()
-    x = np.asarray(x, dtype=np.float32)
-    want = model.input_shape[-1]
-    if x.ndim != 3 or x.shape[-1] != want or 0 in x.shape:
-        raise ValueError(f"x: expected shape (B, T, {want}) with B, T >= 1, got {x.shape}")
-    if not np.all(np.isfinite(x)):
-        raise ValueError("x: contains NaN or inf values")
-    y = model(x, training=False)
-    if hasattr(y, "detach"):  # torch backend: a torch tensor
-        return y.detach().cpu().numpy()
-    return np.asarray(keras.ops.convert_to_numpy(y))

@@ -41,7 +41,7 @@ def bias_vectors(cell: str, framework: str = "torch") -> int:
     >>> bias_vectors("lstm", "keras"), bias_vectors("gru", "keras")
     (1, 2)
     """
-    cell = check_choice("cell", cell, CELLS)
+    cell = check_choice("cell", cell, tuple(CELLS))
     check_choice("framework", framework, FRAMEWORKS)
     if framework == "torch":
         return 2
@@ -82,3 +82,17 @@ def count_params(
     """
     rows = param_breakdown(cell, input_size, hidden_size, num_layers, framework)
     return sum(r.total for r in rows)
+
+
+def bidirectional_params(cell: str, input_size: int, hidden_size: int, num_layers: int,
+                         framework: str = "torch") -> list[int]:
+    """Per layer, bottom first, the parameters of one direction of a bidirectional stack (the
+    other direction holds as many): layer 1 reads the input, every layer above reads both
+    directions' states side by side, 2H numbers. stacklib's stacks run one way, so the count is
+    built from one-layer counts with those fan-ins.
+
+    >>> 2 * sum(bidirectional_params("lstm", 100, 128, 2))   # torch.nn.LSTM(bidirectional=True)
+    630784
+    """
+    return [count_params(cell, input_size if k == 0 else 2 * hidden_size, hidden_size, 1,
+                         framework=framework) for k in range(num_layers)]

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from stacklib.config import GATE_NAMES, param_name
+from stacklib.config import CELLS, param_name
 from stacklib.lecture import (
     WALKTHROUGH_C_PREV,
     WALKTHROUGH_H_PREV,
@@ -101,14 +101,14 @@ def walkthrough() -> Walkthrough:
         w_ih, w_hh, b_ih, b_hh = (params[param_name(part, k)] for part in
                                   ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
         pre = w_ih @ below + w_hh @ h_prev[k] + b_ih + b_hh  # the reader's first hand step
-        gates = {name: v[0] for name, v in out.gates(k).items()}
-        for j, name in enumerate(GATE_NAMES["lstm"]):
+        gates = {name: v[k, 0] for name, v in out.gates.items()}  # layer k, the one step
+        for j, name in enumerate(CELLS["lstm"].gate_names):
             word, act = GATE_TEXT[name]
             steps.append(Step(layer, f"a_{name}", f"{word} pre-activation", f"a_{{{name}}}{sup}",
                               rf"W_{{i{name}}}{sup} {inp} + W_{{h{name}}}{sup} h_{{t-1}}{sup} "
                               rf"+ b_{{i{name}}}{sup} + b_{{h{name}}}{sup}",
                               _t(pre[2 * j : 2 * j + 2])))
-        for name in GATE_NAMES["lstm"]:
+        for name in CELLS["lstm"].gate_names:
             word, act = GATE_TEXT[name]
             steps.append(Step(layer, name, word, f"{name}_t{sup}", rf"{act}(a_{{{name}}}{sup})",
                               _t(gates[name])))

@@ -67,12 +67,12 @@ def test_sampling_is_seeded():
 def test_equal_budget_widths_are_within_two_percent():
     reference = ModelConfig(77, embed_size=64, hidden_size=128, num_layers=3)
     for layers, cell in ((1, "lstm"), (2, "lstm"), (4, "lstm"), (1, "gru"), (3, "gru")):
-        width = study.matched_width(reference, layers, cell=cell)
+        width = study.budget_width(reference, layers, cell=cell)
         model = dataclasses.replace(reference, num_layers=layers, hidden_size=width, cell=cell)
         assert abs(study.stack_params(model) / study.stack_params(reference) - 1) <= 0.02
         assert abs(study.total_params(model) / study.total_params(reference) - 1) <= 0.03
     with pytest.raises(ValueError, match="no width of 1 layers is within 0%"):
-        study.matched_width(ModelConfig(77, 8, 12, 3), 1, tolerance=1e-4)
+        study.budget_width(ModelConfig(77, 8, 12, 3), 1, tolerance=1e-4)
 
 
 def test_each_scale_budgets_shapes_cost_the_same_and_span_eight_times():
@@ -116,4 +116,4 @@ def test_the_plan_trains_every_configuration_with_three_seeds():
     reference = dataclasses.replace(study.base_job(76).model, num_layers=study.REFERENCE_LAYERS)
     assert len(headline) == 6 and not any(r.job.model.residual for r in headline)
     assert {(r.job.model.num_layers, r.job.model.hidden_size) for r in headline} == {
-        (1, study.matched_width(reference, 1)), (study.REFERENCE_LAYERS, 128)}
+        (1, study.budget_width(reference, 1)), (study.REFERENCE_LAYERS, 128)}

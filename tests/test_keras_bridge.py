@@ -1,7 +1,6 @@
-"""stacklib.keras_bridge: Keras 3 (torch backend) stacks carrying torch weights agree with torch.nn.
-
-Keras is imported once (about 5 s); the nine (cell, L) models are built once per module.
-"""
+"""stacklib.keras_bridge: Keras 3 (torch backend) stacks carrying torch weights agree with torch.nn
+(Keras runs in float32: 1e-5), count their parameters as stacklib.params does, and refuse what
+they cannot carry (residual, layer norm, dropout in training)."""
 
 from __future__ import annotations
 
@@ -15,14 +14,13 @@ import pytest
 import torch
 from torch import nn
 
-from stacklib.config import GATES, StackConfig, torch_nn_class
-from stacklib.keras_bridge import keras_count_params, run_keras_stack, to_keras
+from stacklib.config import CELLS, StackConfig, torch_nn_class
+from stacklib.keras_bridge import to_keras
 from stacklib.numpy import StackedRNN as NumpyStack
+from stacklib.params import count_params
 from stacklib.torch import StackedRNN
 
 ROOT = Path(__file__).resolve().parents[1]
-
-CASES = [(cell, L) for cell in ("rnn", "gru", "lstm") for L in (1, 2, 3)]
 N_IN, H = 5, 6
 
 
@@ -35,41 +33,30 @@ def keras():
     return keras
 
 
-@pytest.fixture(scope="module")
-def stacks(keras):
-    """(cell, L) -> (torch.nn oracle, Keras model returning every step of the top layer)."""
-    out = {}
-    for i, (cell, L) in enumerate(CASES):
-        torch.manual_seed(i)
-        ref = torch_nn_class(cell)(N_IN, H, L, batch_first=True)
-        model = to_keras(ref, return_sequences_top=True)
-        out[cell, L] = ref, model
-    return out
+def run(model, x) -> np.ndarray:
+    """The model's output on batch-first x, as NumPy (the torch backend returns a tensor)."""
+    return model(np.asarray(x, np.float32), training=False).detach().numpy()
 
 
-@pytest.mark.parametrize("cell,L", CASES)
-def test_keras_matches_torch_nn(stacks, cell, L):
-    ref, model = stacks[cell, L]
+@pytest.mark.parametrize(("cell", "L"), [("rnn", 1), ("gru", 2), ("lstm", 3)])
+def test_keras_matches_torch_nn(keras, cell, L):
+    torch.manual_seed(L)
+    ref = torch_nn_class(cell)(N_IN, H, L, batch_first=True)
+    model = to_keras(ref, return_sequences=True)
+    layers = [layer for layer in model.layers if isinstance(layer, keras.layers.RNN)]
+    assert [type(layer).__name__ for layer in layers] == [CELLS[cell].keras] * L
+    assert all(layer.return_sequences for layer in layers)
+    if cell == "gru":
+        assert all(layer.reset_after for layer in layers)
+    assert model.count_params() == count_params(cell, N_IN, H, L, framework="keras")
     x = torch.randn(3, 7, N_IN, generator=torch.Generator().manual_seed(L))
     with torch.no_grad():
         want, state = ref(x)
-    got = run_keras_stack(model, x.numpy())
+    got = run(model, x.numpy())
     assert got.shape == (3, 7, H)
     assert np.abs(got - want.numpy()).max() <= 1e-5
     h_n = state[0] if cell == "lstm" else state
     assert np.abs(got[:, -1] - h_n[-1].numpy()).max() <= 1e-5
-
-
-@pytest.mark.parametrize("cell,L", CASES)
-def test_layer_types_and_sequences(stacks, keras, cell, L):
-    _, model = stacks[cell, L]
-    kind = {"rnn": keras.layers.SimpleRNN, "gru": keras.layers.GRU, "lstm": keras.layers.LSTM}
-    rnn_layers = [layer for layer in model.layers if isinstance(layer, kind[cell])]
-    assert len(rnn_layers) == L
-    assert all(layer.return_sequences for layer in rnn_layers)  # return_sequences_top=True
-    if cell == "gru":
-        assert all(layer.reset_after for layer in rnn_layers)
-    assert model.input_shape == (None, None, N_IN)
 
 
 def test_top_layer_returns_last_step_by_default(keras):
@@ -79,41 +66,47 @@ def test_top_layer_returns_last_step_by_default(keras):
     seqs = [layer.return_sequences for layer in model.layers if isinstance(layer, keras.layers.GRU)]
     assert seqs == [True, True, False]
     x = torch.randn(2, 4, N_IN)
-    got = run_keras_stack(model, x.numpy())
+    got = run(model, x.numpy())
     assert got.shape == (2, H)
     assert np.abs(got - ref(x)[0][:, -1].detach().numpy()).max() <= 1e-5
 
 
-def _closed_form_keras(cell, n_in, h, L):
-    G, biases = GATES[cell], (2 if cell == "gru" else 1)
-    return sum(G * h * ((n_in if k == 0 else h) + h + biases) for k in range(L))
-
-
-@pytest.mark.parametrize("cell,n_in,h,L", [("rnn", 3, 4, 1), ("gru", 7, 5, 3), ("lstm", 300, 8, 2)])
-def test_keras_count_params(keras, cell, n_in, h, L):
-    from stacklib.params import count_params
-
-    n = keras_count_params(StackConfig(n_in, h, L, cell=cell))
-    assert n == _closed_form_keras(cell, n_in, h, L)
-    assert n == count_params(cell, n_in, h, L, framework="keras")
-    torch_n = sum(p.numel() for p in torch_nn_class(cell)(n_in, h, L).parameters())
-    assert n == torch_n - (0 if cell == "gru" else GATES[cell] * h * L)  # one bias fewer
-
-
-def test_relu_no_bias_and_stack_objects(keras):
+def test_stack_objects_bring_their_own_configuration(keras):
     torch.manual_seed(3)
-    stack = StackedRNN(N_IN, H, 2, cell="rnn", nonlinearity="relu", bias=False).double()
-    model = to_keras(stack, return_sequences_top=True)
+    relu = StackedRNN(N_IN, H, 2, cell="rnn", nonlinearity="relu", bias=False).double()
+    model = to_keras(relu, return_sequences=True)  # relu, not tanh; no bias
     assert model.count_params() == H * (N_IN + H) + H * (H + H)
     x = torch.randn(2, 5, N_IN, dtype=torch.float64)
-    got = run_keras_stack(model, x.numpy())
-    want = stack(x.transpose(0, 1))[0].transpose(0, 1).detach().numpy()
-    assert np.abs(got - want).max() <= 1e-5
+    want = relu(x.transpose(0, 1))[0].transpose(0, 1).detach().numpy()
+    assert np.abs(run(model, x.numpy()) - want).max() <= 1e-5
+    with pytest.raises(ValueError, match="config: the stack given has StackConfig"):
+        to_keras(relu, relu.config.replace(nonlinearity="tanh"))
     linear = NumpyStack(N_IN, H, 1, cell="rnn", nonlinearity="linear", seed=0)  # NumPy's too
-    model = to_keras(linear, return_sequences_top=True)
+    model = to_keras(linear, return_sequences=True)
     x = np.random.default_rng(0).normal(size=(5, 2, N_IN)).astype(np.float32)
     want = linear(x).output.transpose(1, 0, 2)
-    assert np.abs(run_keras_stack(model, x.transpose(1, 0, 2)) - want).max() <= 1e-5
+    assert np.abs(run(model, x.transpose(1, 0, 2)) - want).max() <= 1e-5
+
+
+def test_dropout_is_carried_only_where_it_does_nothing(keras):
+    """Keras drops a layer's input with one mask per sequence, torch.nn the outputs between
+    layers: a source that would drop is refused, naming dropout; in eval mode both compute
+    the same function, which the bridge carries."""
+    torch.manual_seed(1)
+    ref = nn.LSTM(N_IN, H, 2, batch_first=True, dropout=0.5)  # a new module trains
+    with pytest.raises(ValueError, match=r"dropout: .*dropout=0\.5 in training cannot be "
+                                         r"carried; bridge it in eval mode"):
+        to_keras(ref)
+    with pytest.raises(ValueError, match=r"dropout: .*config\.replace\(dropout=0\.0\)"):
+        to_keras(ref.state_dict(), StackConfig.of(ref))
+    with pytest.raises(ValueError, match="dropout"):
+        to_keras(NumpyStack.from_torch(ref))
+    model = to_keras(ref.eval(), return_sequences=True)
+    x = torch.randn(2, 4, N_IN)
+    assert np.abs(run(model, x.numpy()) - ref(x)[0].detach().numpy()).max() <= 1e-5
+    same = to_keras(ref.state_dict(), StackConfig.of(ref).replace(dropout=0.0),
+                    return_sequences=True)
+    assert np.array_equal(run(same, x.numpy()), run(model, x.numpy()))
 
 
 def test_bad_arguments_raise(keras):
@@ -134,37 +127,19 @@ def test_bad_arguments_raise(keras):
         to_keras(sd)
     with pytest.raises(TypeError, match=r"source: expected torch\.nn\.RNN, GRU or LSTM"):
         to_keras(nn.Linear(2, 2))
-    with pytest.raises(TypeError, match="config: expected a StackConfig"):
-        keras_count_params("lstm")
-    model = to_keras(sd, lstm2)
-    with pytest.raises(ValueError, match=r"x: expected shape \(B, T, 5\)"):
-        run_keras_stack(model, np.zeros((2, 3, 4)))
-    with pytest.raises(ValueError, match="x: contains NaN"):
-        run_keras_stack(model, np.full((2, 3, 5), np.nan))
-    with pytest.raises(ValueError, match=r"x: expected shape \(B, T, 5\) with B, T >= 1"):
-        run_keras_stack(model, np.zeros((1, 0, 5)))
     with pytest.raises(ValueError, match="weight_ih_l0: expected finite values"):
         to_keras(dict(sd, weight_ih_l0=torch.full((24, 5), float("nan"))), lstm2)
-
-
-def test_a_stack_object_brings_its_own_configuration(keras):
-    torch.manual_seed(4)
-    relu = StackedRNN(N_IN, H, 2, cell="rnn", nonlinearity="relu").double()
-    model = to_keras(relu, return_sequences_top=True)  # relu, not tanh
-    x = torch.randn(2, 5, N_IN, dtype=torch.float64)
-    want = relu(x.transpose(0, 1))[0].transpose(0, 1).detach().numpy()
-    assert np.abs(run_keras_stack(model, x.numpy()) - want).max() <= 1e-5
-    with pytest.raises(ValueError, match="config: the stack given has StackConfig"):
-        to_keras(relu, relu.config.replace(nonlinearity="tanh"))
-    assert to_keras(relu, relu.config).count_params() == model.count_params()
 
 
 def test_keras_import_is_lazy_and_backend_is_checked():
     code = (
         "import sys, stacklib.config, stacklib.keras_bridge as kb\n"
         "assert 'keras' not in sys.modules, 'keras imported eagerly'\n"
+        "import numpy as np\n"
+        "cfg = stacklib.config.StackConfig(2, 2, cell='rnn')\n"
+        "sd = {k: np.zeros(s) for k, s in cfg.param_shapes().items()}\n"
         "try:\n"
-        "    kb.keras_count_params(stacklib.config.StackConfig(2, 2))\n"
+        "    kb.to_keras(sd, cfg)\n"
         "except RuntimeError as e:\n"
         "    assert 'KERAS_BACKEND' in str(e), e\n"
         "    assert 'keras' not in sys.modules\n"

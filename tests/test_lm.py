@@ -110,9 +110,12 @@ def test_training_batches_carry_within_an_epoch_and_start_each_epoch_fresh():
             assert len(epoch) == (rows.shape[1] - 1) // 5
 
 
-def test_training_batches_refuse_a_text_too_short_for_one_chunk():
-    with pytest.raises(ValueError, match="ids: 40 tokens cannot fill 4 streams"):
-        training_batches(np.arange(40), batch_size=4, seq_len=10, seed=0)
+def test_training_batches_need_one_whole_chunk_at_every_offset_and_no_more():
+    # 4 streams of a chunk of 5 and its targets (6 columns) from the latest offset, 4: 28 tokens
+    batches = training_batches(np.arange(28), batch_size=4, seq_len=5, seed=0)
+    assert all(next(batches)[0].shape == (4, 5) for _ in range(50))  # offsets 0..4 all drawn
+    with pytest.raises(ValueError, match="ids: 27 tokens cannot fill 4 streams"):
+        training_batches(np.arange(27), batch_size=4, seq_len=5, seed=0)
 
 
 def test_carried_chunks_compute_what_one_pass_over_the_text_computes():
@@ -224,6 +227,20 @@ def test_patience_ends_training_the_rate_falls_after_each_miss_and_the_best_is_k
     assert hist.lr == [1e-2, 1e-2, 1e-2, 5e-3, 2.5e-3]         # two misses halve it twice
     assert hist.best_step == 10
     assert all(torch.equal(v, shown[1][k]) for k, v in model.state_dict().items())
+
+
+def test_a_first_score_of_infinity_is_one_miss_and_a_first_batch_carries_nothing():
+    score, _ = _scripted([math.inf, 1.0, 2.0, 3.0, 0.5])
+
+    def first_marked_carry(batches):
+        inputs, targets, _ = next(batches)
+        yield inputs, targets, True                            # nothing before it to carry
+        yield from batches
+
+    _, hist = train(MODEL, _cfg(eval_every=5, max_steps=100, patience=2),
+                    first_marked_carry(_batches(_cfg())), score)
+    assert hist.stopped == "patience" and hist.steps == [5, 10, 15, 20]
+    assert hist.best_step == 10
 
 
 def test_two_scores_in_a_row_at_the_goal_end_training():

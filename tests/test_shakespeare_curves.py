@@ -64,7 +64,7 @@ def test_curves_scores_and_sizes_are_the_runs(shown, group):
 
 
 def test_the_static_figures_y_range_is_the_widgets(shown):
-    from scripts.generation.figures_shakespeare import BPC_AXIS
+    from scripts.generation.shakespeare_figures import BPC_AXIS
 
     assert shown["bpc_axis"] == list(BPC_AXIS)
 

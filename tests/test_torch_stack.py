@@ -7,7 +7,7 @@ import pytest
 import torch
 from torch import nn
 
-from stacklib.config import torch_nn_class
+from stacklib.config import CELLS, torch_nn_class
 from stacklib.torch import StackedRNN
 from stacklib.torch import stack as stack_module
 
@@ -33,54 +33,43 @@ def _states(out, cell):
     return (y, *state) if cell == "lstm" else (y, state, None)
 
 
-@pytest.mark.parametrize("dtype", [torch.float64, torch.float32], ids=["f64", "f32"])
-@pytest.mark.parametrize("with_hx", [False, True], ids=["zero-hx", "hx"])
-@pytest.mark.parametrize("batch_first", [False, True], ids=["TB", "BT"])
-@pytest.mark.parametrize("L", [1, 2, 3, 4])
-@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
-def test_matches_torch_nn(cell, L, batch_first, with_hx, dtype):
-    seed = 100 * L + 10 * ("rnn", "gru", "lstm").index(cell) + 2 * batch_first + with_hx
-    ref, stack, n_in, H = _pair(cell, L, dtype=dtype, batch_first=batch_first, seed=seed)
-    T, B = 5, 3
-    x = torch.randn((B, T, n_in) if batch_first else (T, B, n_in), dtype=dtype)
+# A covering set: every cell, depth 1..4, layout (TB, BT, unbatched), given or zero hx, both
+# dtypes, ReLU and bias=False, and T = 1, B = 1, each at least once.
+CASES = [  # (cell, L, layout, hx given, dtype, T, B, options)
+    ("rnn", 1, "TB", False, torch.float64, 5, 3, {}),
+    ("rnn", 3, "BT", True, torch.float32, 5, 3, {"nonlinearity": "relu"}),
+    ("rnn", 4, "unbatched", True, torch.float64, 5, None, {"bias": False}),
+    ("rnn", 2, "TB", True, torch.float64, 1, 1, {"nonlinearity": "relu", "bias": False}),
+    ("gru", 2, "BT", False, torch.float64, 5, 3, {}),
+    ("gru", 3, "TB", True, torch.float32, 5, 1, {}),
+    ("gru", 1, "unbatched", False, torch.float64, 1, None, {"bias": False}),
+    ("lstm", 1, "BT", True, torch.float64, 5, 1, {}),
+    ("lstm", 2, "TB", False, torch.float32, 5, 3, {}),
+    ("lstm", 3, "unbatched", True, torch.float64, 6, None, {}),
+    ("lstm", 4, "BT", True, torch.float64, 1, 3, {"bias": False}),
+]
+
+
+@pytest.mark.parametrize(("cell", "L", "layout", "with_hx", "dtype", "T", "B", "kw"), CASES,
+                         ids=[f"{c[0]}-L{c[1]}-{c[2]}-T{c[5]}-B{c[6]}" for c in CASES])
+def test_matches_torch_nn(cell, L, layout, with_hx, dtype, T, B, kw):
+    seed = 100 * L + 10 * ("rnn", "gru", "lstm").index(cell) + T
+    ref, stack, n_in, H = _pair(cell, L, dtype=dtype, batch_first=layout == "BT", seed=seed, **kw)
+    x = torch.randn({"TB": (T, B, n_in), "BT": (B, T, n_in), "unbatched": (T, n_in)}[layout],
+                    dtype=dtype)
     hx = None
     if with_hx:
-        h0 = torch.randn(L, B, H, dtype=dtype)
-        hx = (h0, torch.randn(L, B, H, dtype=dtype)) if cell == "lstm" else h0
+        h0 = torch.randn((L, H) if B is None else (L, B, H), dtype=dtype)
+        hx = (h0, torch.randn_like(h0)) if cell == "lstm" else h0
     got, want = _states(stack(x, hx), cell), _states(ref(x, hx), cell)
-    assert got[0].shape == want[0].shape == ((B, T, H) if batch_first else (T, B, H))
+    assert got[0].shape == want[0].shape
+    assert got[1].shape == ((L, H) if B is None else (L, B, H))
     for g, w in zip(got, want, strict=True):
         if w is None:
             assert g is None
         else:
             assert g.dtype == dtype
             assert _max_err(g, w) <= TOL[dtype]
-
-
-@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
-def test_unbatched_input(cell):
-    ref, stack, n_in, H = _pair(cell, 3, seed=7)
-    x = torch.randn(6, n_in, dtype=torch.float64)
-    h0 = torch.randn(3, H, dtype=torch.float64)
-    hx = (h0, torch.randn(3, H, dtype=torch.float64)) if cell == "lstm" else h0
-    for args in ((x,), (x, hx)):
-        got, want = _states(stack(*args), cell), _states(ref(*args), cell)
-        assert got[0].shape == (6, H) and got[1].shape == (3, H)
-        for g, w in zip(got, want, strict=True):
-            assert (g is None) == (w is None)
-            if w is not None:
-                assert _max_err(g, w) <= 1e-10
-
-
-@pytest.mark.parametrize("L", [1, 3])
-def test_relu_rnn_and_bias_false(L):
-    for kw in ({"nonlinearity": "relu"}, {"bias": False}, {"nonlinearity": "relu", "bias": False}):
-        ref, stack, n_in, _ = _pair("rnn", L, seed=3, **kw)
-        x = torch.randn(4, 2, n_in, dtype=torch.float64)
-        y, h = stack(x)
-        y_ref, h_ref = ref(x)
-        assert _max_err(y, y_ref) <= 1e-10 and _max_err(h, h_ref) <= 1e-10
-    assert not any("bias" in k for k in StackedRNN(3, 4, 2, cell="gru", bias=False).state_dict())
 
 
 def test_linear_rnn_is_affine_recurrence():
@@ -94,8 +83,7 @@ def test_linear_rnn_is_affine_recurrence():
     assert _max_err(stack(x)[1][0], h) <= 1e-12
 
 
-@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
-@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize(("cell", "bias"), [("rnn", True), ("gru", False), ("lstm", True)])
 def test_parameters_have_torch_nn_names_shapes_and_init(cell, bias):
     torch.manual_seed(0)
     stack = StackedRNN(5, 16, 3, cell=cell, bias=bias)
@@ -111,6 +99,22 @@ def test_parameters_have_torch_nn_names_shapes_and_init(cell, bias):
     assert float(stack.weight_hh_l2.detach().abs().max()) > 0.8 * bound  # spans the interval
 
 
+def test_cells_table_names_torch_nn_and_the_language_models_layers():
+    """config.CELLS, the one table of the cells: its torch.nn class (the layer stacklib.lm
+    builds as getattr(nn, cell.upper())), its gate blocks (W_ih's rows / H), its gate names
+    (one per block, but the plain RNN's); and stacklib.lm accepts exactly its cells."""
+    from stacklib.lm.model import CELL_NAMES, LM, ModelConfig
+
+    assert CELL_NAMES == tuple(CELLS)
+    for cell, kind in CELLS.items():
+        module = torch_nn_class(cell)(3, 4)
+        assert type(module) is getattr(nn, kind.torch_nn)
+        lm = LM(ModelConfig(10, embed_size=3, hidden_size=4, cell=cell))
+        assert type(lm.layers[0]) is type(module)
+        assert module.weight_ih_l0.shape[0] == kind.gates * 4
+        assert len(kind.gate_names) == (0 if cell == "rnn" else kind.gates)
+
+
 def test_factory_arguments_like_torch_nn():
     stack = StackedRNN(3, 4, 2, cell="gru", layer_norm=True, dtype=torch.float64, device="cpu")
     assert {p.dtype for p in stack.parameters()} == {torch.float64}
@@ -122,8 +126,8 @@ def test_factory_arguments_like_torch_nn():
 
 
 # ---------------------------------------------------------------- state dicts and bridges
-@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
-def test_state_dict_round_trips(cell):
+def test_state_dict_round_trips():
+    cell = "gru"
     a = StackedRNN(3, 4, 3, cell=cell, layer_norm=True).double()
     sd = a.state_dict()
     assert set(sd) == {
@@ -229,8 +233,8 @@ def _reference_stack(sd, cell, x, L, residual, layer_norm):
     return np.stack(ys), h, c
 
 
-@pytest.mark.parametrize("residual,layer_norm", [(True, False), (False, True), (True, True)])
-@pytest.mark.parametrize("cell", ["gru", "lstm"])
+@pytest.mark.parametrize(("cell", "residual", "layer_norm"), [
+    ("gru", True, False), ("lstm", False, True), ("gru", True, True), ("lstm", True, True)])
 def test_residual_and_layer_norm_match_direct_formula(cell, residual, layer_norm):
     torch.manual_seed(1)
     stack = StackedRNN(3, 5, 3, cell=cell, residual=residual, layer_norm=layer_norm).double()
@@ -253,16 +257,15 @@ def test_residual_and_layer_norm_match_direct_formula(cell, residual, layer_norm
     assert _max_err(plain(x)[0], y) > 1e-3  # the variant really changes the output
 
 
-@pytest.mark.parametrize("cell", ["rnn", "lstm"])
-def test_dropout_eval_is_identity_and_top_never_dropped(cell):
+def test_dropout_eval_is_identity_and_top_never_dropped():
+    cell = "lstm"
     ref, _, n_in, _ = _pair(cell, 3, seed=5, dropout=0.5)
     stack = StackedRNN.from_torch(ref).eval()
     ref.eval()
     x = torch.randn(6, 4, n_in, dtype=torch.float64)
     assert _max_err(stack(x)[0], ref(x)[0]) <= 1e-10
-    with pytest.warns(UserWarning, match="dropout") as caught:
+    with pytest.warns(UserWarning, match="dropout"):
         single = StackedRNN(n_in, 4, 1, cell=cell, dropout=0.5).double()
-    assert caught[0].filename == __file__  # points at the caller's line, like torch's
     y_eval = single.eval()(x)[0]
     y_train = single.train()(x)[0]
     assert torch.equal(y_eval, y_train)  # L=1: the only layer is the top: never dropped

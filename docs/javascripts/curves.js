@@ -5,19 +5,16 @@
    #step=S open at seed N and at the evaluation step nearest S. */
 StackWidgets.register("curves", {
   title: "Learning curves on Shakespeare",
-  data: ["generated/data/shakespeare_curves.json"],
+  data: ["generated/data/shakespeare_curves.json", "generated/data/layer_colours.json"],
   uses: ["controls"],
-  mount(ctx, data) {
-    const { h, svg, formatFixed, formatInt, intInRange, hashParam, radioGroup, slider, table,
-      uniqueId } = StackWidgets;
+  mount(ctx, data, { ramps }) {
+    const { h, svg, formatFixed, formatInt, intInRange, hashParam, layerColour, radioGroup,
+      slider, table, uniqueId } = StackWidgets;
     const budget = ctx.el.dataset.view === "budget";
     const { steps, models } = data[budget ? "budget" : "depth"];
     const { seeds, bpc_axis: [low, high] } = data;
     const lastStep = steps[steps.length - 1];
 
-    // Layer L of 4 on teal -> sky -> violet, as the static figures colour it.
-    const COLOURS = ["var(--lamp-1)", "color-mix(in srgb,var(--lamp-1) 33.3%,var(--lamp-2))",
-      "color-mix(in srgb,var(--lamp-2) 66.7%,var(--lamp-3))", "var(--lamp-3)"];
     const X0 = 40, WIDTH = 282, TOP = 8, HEIGHT = 160; // the plot's box in the 340 x 200 viewBox
     const xOf = (step) => X0 + (WIDTH * step) / lastStep;
     const yOf = (bpc) => TOP + (HEIGHT * (high - bpc)) / (high - low);
@@ -48,7 +45,8 @@ StackWidgets.register("curves", {
       const layers = `${m.layers} layer${m.layers > 1 ? "s" : ""}`;
       return dashed(m) ? `${layers} (plain)` : layers;
     };
-    const colour = (m) => ({ style: `--layer-color:${COLOURS[m.layers - 1]}` });
+    // 1-4 layers on the ramp of a 4-layer stack, as the static figures colour them
+    const colour = (m) => ({ style: `--layer-color:${layerColour(ramps, 4, m.layers - 1)}` });
     const line = (m, points) => svg("polyline.w-series", { points,
       "stroke-dasharray": dashed(m) ? "6 4" : null });
     const swatch = (m) => svg("svg", { width: 20, height: 8, "aria-hidden": "true", ...colour(m) },

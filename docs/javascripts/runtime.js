@@ -94,6 +94,13 @@
   const formatInt = (value) => Math.round(value).toLocaleString("en-US");
 
   const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
+  /** Layer k (0-based) of a stack of `layers`, as the static figures colour it: `ramps` is
+   *  generated/data/layer_colours.json's, each step lamp n mixed with a fraction t of lamp n+1. */
+  const layerColour = (ramps, layers, k) => {
+    const [lamp, t] = ramps[layers][k];
+    return t ? `color-mix(in srgb,var(--lamp-${lamp}) ${+(100 - 100 * t).toFixed(1)}%,` +
+      `var(--lamp-${lamp + 1}))` : `var(--lamp-${lamp})`;
+  };
   /** An integer read from text (a URL fragment), clamped to [low, high]; `fallback` if none. */
   const intInRange = (text, low, high, fallback) => {
     const n = parseInt(text, 10);
@@ -279,7 +286,7 @@
   };
   // What widgets use (the rest stays inside this file).
   Object.assign(StackWidgets, { register, h, svg, uniqueId, formatFixed, formatInt,
-    clamp, intInRange, hashParam });
+    clamp, intInRange, hashParam, layerColour });
 
   // Material's document$ emits on every page, instant navigation included.
   if (window.document$) window.document$.subscribe(scheduleScan);

@@ -3,10 +3,11 @@
    in real stacks as dots (generated/data/vanishing.json; its sliders' ranges too). */
 StackWidgets.register("vanishing", {
   title: "Two vanishing paths: the gradient reaching each layer",
-  data: ["generated/data/vanishing.json"],
+  data: ["generated/data/vanishing.json", "generated/data/layer_colours.json"],
   uses: ["controls", "mathml"],
-  mount(ctx, model) {
-    const { h, svg, clamp, formatFixed, mathml, radioGroup, slider, table } = StackWidgets;
+  mount(ctx, model, { ramps }) {
+    const { h, svg, clamp, formatFixed, layerColour, mathml, radioGroup, slider, table } =
+      StackWidgets;
     const measured = model.measured;
     const CELL_NAMES = { rnn: "tanh RNN", gru: "GRU", lstm: "LSTM" };
     const cells = measured ? (model.cells || Object.keys(measured)).filter((c) => measured[c])
@@ -40,14 +41,6 @@ StackWidgets.register("vanishing", {
     const format = (v) => (v >= 0.001 ? formatFixed(v, 3) : v.toExponential(1).replace("-", "−"));
     const variant = () => [state.residual && "residual", state.layerNorm && "layer_norm"]
       .filter(Boolean).join("_") || "plain";
-    /** Layer k (0-based) of L on teal -> sky -> violet, as the static figure colours it. */
-    const tint = (k, layers) => {
-      const position = layers > 3 ? (2 * k) / (layers - 1) : k;
-      const i = Math.min(Math.floor(position), 1);
-      return `color-mix(in srgb,var(--lamp-${i + 1}) ${100 - 100 * (position - i)}%,` +
-        `var(--lamp-${i + 2}))`;
-    };
-
     const show = () => {
       const { layers, factor } = state;
       const barWidth = PLOT_WIDTH / layers;
@@ -60,7 +53,7 @@ StackWidgets.register("vanishing", {
       plot.replaceChildren(...modelled.flatMap((value, k) => [
         svg("rect", { x: X0 + (k + 0.15) * barWidth, width: barWidth * 0.7, y: yOf(value),
           height: yOf(10 ** lowDecade) - yOf(value), class: "w-col",
-          style: `--layer-color:${tint(k, layers)}` }),
+          style: `--layer-color:${layerColour(ramps, layers, k)}` }),
         svg("text.w-xl", { x: X0 + (k + 0.5) * barWidth, y: 206 }, `l=${k + 1}`)]));
       if (measuredHere) {
         const points = measuredHere.map((value, k) => [X0 + (k + 0.5) * barWidth, yOf(value)]);

@@ -46,18 +46,16 @@ WORKER_ENV = {"OMP_NUM_THREADS": "1", "MALLOC_MMAP_THRESHOLD_": str(256 << 20),
 ANALYSIS_MODULES = ("stacklib.charlm.analysis",)
 
 
-def versions() -> dict:
-    import numpy
-    import torch
-
-    from stacklib.corpus import PACKAGE, VERSION
-
-    return {"torch": torch.__version__, "numpy": numpy.__version__, PACKAGE: VERSION}
-
-
 def training_key(run) -> str:
+    """The run's inputs: its job, the training code and the versions of what it runs on (the
+    library's own version is not among them: its code is hashed instead)."""
+    from stacklib.corpus import PACKAGE, VERSION
+    from stacklib.experiments.common import versions
+
+    library = versions()
+    depends = {"torch": library["torch"], "numpy": library["numpy"], PACKAGE: VERSION}
     return inputs_key(TRAINING_MODULES, extra=repr(run.job)
-                      + json.dumps(versions(), sort_keys=True))[:16]
+                      + json.dumps(depends, sort_keys=True))[:16]
 
 
 def analysis_key(run, train_key: str) -> str:

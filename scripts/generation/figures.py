@@ -20,16 +20,31 @@ PHONE_WIDTH = 3.9
 SCRIPT = 11.5
 
 
+def layer_ramp(num_layers: int) -> list[tuple[int, float]]:
+    """The layer colours of a stack of `num_layers`, bottom to top, as (lamp, t): lamp n
+    (1 teal, 2 sky, 3 violet) mixed with the fraction t of lamp n + 1. Three layers or fewer
+    take the lamps themselves; a deeper stack spreads evenly from teal through sky to violet.
+    The widgets read the same ramp (generated/data/layer_colours.json) and mix the page's lamps,
+    so their colours follow the light and dark schemes."""
+    ramp = []
+    for k in range(num_layers):
+        pos = 2 * k / (num_layers - 1) if num_layers > 3 else float(k)  # 0 .. 2: teal -> violet
+        i = min(int(pos), 1)
+        ramp.append((i + 1, round(pos - i, 4)) if pos - i < 1 else (i + 2, 0.0))
+    return ramp
+
+
 def layer_color(layer: int, num_layers: int = 3) -> str:
-    """Colour of layer `layer` (1-based) of `num_layers`: teal -> sky -> violet, interpolated."""
+    """Colour of layer `layer` (1-based) of `num_layers` in the light scheme (``layer_ramp``)."""
     from matplotlib.colors import to_hex, to_rgb
 
     if num_layers <= 3:
         return LAYER_COLORS[(layer - 1) % 3]
-    pos = 2 * (layer - 1) / (num_layers - 1)  # 0 .. 2 along teal -> sky -> violet
-    i = min(int(pos), 1)
-    a, b = to_rgb(LAYER_COLORS[i]), to_rgb(LAYER_COLORS[i + 1])
-    return to_hex(tuple(x + (y - x) * (pos - i) for x, y in zip(a, b, strict=True)))
+    lamp, t = layer_ramp(num_layers)[layer - 1]
+    if not t:
+        return LAYER_COLORS[lamp - 1]
+    a, b = to_rgb(LAYER_COLORS[lamp - 1]), to_rgb(LAYER_COLORS[lamp])
+    return to_hex(tuple(x + (y - x) * t for x, y in zip(a, b, strict=True)))
 
 
 def mpl():

@@ -1,5 +1,4 @@
-"""What the lecture calls things in its tables and figures."""
+"""What the lecture calls things in its tables and figures (a cell's title is stacklib's:
+``stacklib.config.CELLS``)."""
 
-CELLS = ("rnn", "gru", "lstm")
-CELL_NAMES = {"rnn": "Stacked RNN", "gru": "Stacked GRU", "lstm": "Stacked LSTM"}
 FRAMEWORKS = {"torch": "PyTorch", "keras": "Keras"}

@@ -24,15 +24,16 @@ from scripts.generation.write import Output
 PACKAGE = "scripts.generation"
 GENERATED_FOLDERS = ("partials", "figures", "data")  # under docs/generated/: generators' only
 # Order matters only for reading: none of them reads another's output.
-GENERATORS = ("params", "examples", "walkthrough", "quiz", "codelab", "notebook",
-              "figures_diagrams", "figures_charts", "figures_trained", "figures_gradient",
-              "figures_depth_data", "widget_data", "tables_trained", "latency",
-              "shakespeare_tables", "figures_shakespeare", "shakespeare_curves",
-              "shakespeare_scale", "notebook_shakespeare")
+GENERATORS = ("layer_colours", "parameter_tables", "parameter_figures", "example_tables",
+              "walkthrough_tables", "diagram_figures", "quiz_answers", "codelab_outputs",
+              "codelab_notebook", "trained_data", "trained_tables", "trained_figures",
+              "gradient_figures", "depth_data_figures", "testbed_tables", "latency_table",
+              "prose_numbers", "shakespeare_tables", "shakespeare_figures", "shakespeare_curves",
+              "shakespeare_scale", "shakespeare_notebook")
 # Generators that train a model for a minute or more. `--check` runs them like every other; the
 # test suite's from-scratch run leaves them out and checks them by their manifest entry and a
 # quick execution instead (tests/site/test_shakespeare_notebook.py).
-TRAINING = ("notebook_shakespeare",)
+TRAINING = ("shakespeare_notebook",)
 
 
 def module(name: str):

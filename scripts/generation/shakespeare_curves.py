@@ -7,17 +7,17 @@ generated/data/shakespeare_curves.json   per group ("depth": 1-4 layers of 128, 
                                          seed stopped), their mean, its parameter count and
                                          its final test bpc per seed and their mean
 
-The same numbers as the static figures (figures_shakespeare.py) and the same y range, rounded
+The same numbers as the static figures (shakespeare_figures.py) and the same y range, rounded
 to DIGITS decimals: the widget shows three.
 """
 
 from __future__ import annotations
 
-from scripts.generation import study_records
-from scripts.generation.figures_shakespeare import BPC_AXIS
+from scripts.generation import shakespeare_records
+from scripts.generation.shakespeare_figures import BPC_AXIS
 from scripts.generation.write import Output
 
-DATA = study_records.DATA
+DATA = shakespeare_records.DATA
 DIGITS = 4
 
 
@@ -57,4 +57,5 @@ def curves(summary: dict) -> dict:
 
 
 def run(out: Output) -> None:
-    out.json("generated/data/shakespeare_curves.json", curves(study_records.load(out).summary))
+    summary = shakespeare_records.load(out).summary
+    out.json("generated/data/shakespeare_curves.json", curves(summary))

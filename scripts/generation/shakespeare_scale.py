@@ -18,7 +18,7 @@ from collections import Counter
 
 import numpy as np
 
-from scripts.generation import study_records
+from scripts.generation import shakespeare_records
 from scripts.generation.figures import (
     CELL_COLORS,
     GREY,
@@ -35,7 +35,7 @@ from scripts.generation.figures import (
 from scripts.generation.markdown import MINUS, NBSP, PM, fmt_int, header_comment, md_table
 from scripts.generation.write import Output
 
-DATA = study_records.DATA
+DATA = shakespeare_records.DATA
 WIDE = "1 wide layer"
 # Each shape's line: colour (the layer ramp, by depth) and style (plain stacks dashed).
 STYLE = {WIDE: (layer_color(1, 3), "-", "o"),
@@ -148,7 +148,7 @@ TITLE_TEXT = ("Test bits per character against whole-model parameters at four bu
 
 
 def run(out: Output) -> None:
-    study = study_records.load(out)
+    study = shakespeare_records.load(out)
     scale = study.summary["scale"]
     reference = study.summary["budget"][study.summary["reference"]]["params"]
     out.text("generated/partials/shakespeare_scale.md", table_md(scale, reference))

@@ -3,13 +3,20 @@
 generated/partials/shakespeare_setup.md       the corpus (provenance, licence, split by play,
                                               baselines) and how every model was trained
 generated/partials/shakespeare_depth.md       depth at width 128, plain and residual
-generated/partials/shakespeare_budget.md      depth vs width at one parameter budget: bpc, time
-                                              per training step, latency per character
+generated/partials/shakespeare_budget.md      depth vs width at one parameter budget
+generated/partials/shakespeare_latency.md     time per generated character and per training
+                                              step beside the multiply-adds per character, at
+                                              one width and at one budget
+generated/partials/shakespeare_bottom.md      how much of the weight gradient reaches layer 1
+                                              while the width-128 stacks train
 generated/partials/shakespeare_data.md        depth x training-set size, trained to convergence
 generated/partials/shakespeare_timescales.md  per-layer half-lives and step sizes
+generated/partials/shakespeare_timescale_seeds.md  in how many seeds each ordering by height
+                                              holds
 generated/partials/shakespeare_deep.md        eight-layer stacks: gradient per layer, clipping
 generated/partials/shakespeare_lr.md          one and eight layers at three learning rates
-generated/partials/shakespeare_samples.md     a sample of every depth and seed (content tabs)
+generated/partials/shakespeare_samples.md     a sample of every depth (content tabs): seed 0's,
+                                              the other seeds' in a note the print leaves out
 generated/data/shakespeare.json               the summary (stacklib.charlm.summary) the pages'
                                               numbers are checked against
 """
@@ -17,13 +24,17 @@ generated/data/shakespeare.json               the summary (stacklib.charlm.summa
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
-from scripts.generation import study_records
+import numpy as np
+
+from scripts.generation import shakespeare_records
 from scripts.generation.markdown import MINUS, NBSP, PM, fmt_int, fmt_sci, header_comment, md_table
 from scripts.generation.write import Output
+from stacklib.charlm.summary import TAIL, share_left
 
-DATA = study_records.DATA
-TAIL = 50  # characters after a change at which the timescale table reads what is left
+DATA = shakespeare_records.DATA
+SETTLED = 500  # from this step on, the gradient table reads a stack as settled into training
 
 
 def bpc(stats: dict, digits: int = 3) -> str:
@@ -92,40 +103,72 @@ def depth_md(s: dict) -> str:
             "plays; *passes*: characters read in training over the training text's length.\n")
 
 
-def timed(ms: float, baseline: float) -> str:
-    """Milliseconds and the ratio to the baseline model's."""
-    return f"{ms:.3g}{NBSP}ms (×{ms / baseline:.2f})"
+def timed(ms: float, baseline: float, unit: str = "ms") -> str:
+    """A value and its ratio to the baseline model's."""
+    return f"{ms:.3g}{NBSP}{unit} (×{ms / baseline:.2f})".replace(f"{NBSP} (", " (")
 
 
-def budget_md(s: dict, base, timing: dict) -> str:
+def budget_md(s: dict, base) -> str:
     from stacklib.params import count_params
 
     ref = s["budget"][s["reference"]]
-    ms = timing["ms"]
-    one = min(s["budget"], key=lambda n: s["budget"][n]["layers"])
 
     def stack(c):
         return count_params("lstm", base.model.embed_size, c["hidden"], c["layers"])
 
-    rows = []
-    for name, c in s["budget"].items():
-        t = ms[name]
-        rows.append([shape(c), fmt_int(stack(c)),
-                     f"{100 * (stack(c) / stack(ref) - 1):+.1f}{NBSP}%".replace("-", MINUS),
-                     fmt_int(c["params"]), bpc(c["test_bpc"]),
-                     *(timed(t[task], ms[one][task]) for task in ("train_step_ms",
-                                                                  "char_latency_ms"))])
+    rows = [[shape(c), fmt_int(stack(c)),
+             f"{100 * (stack(c) / stack(ref) - 1):+.1f}{NBSP}%".replace("-", MINUS),
+             fmt_int(c["params"]), bpc(c["test_bpc"])]
+            for c in s["budget"].values()]
     return (header_comment(__name__)
             + md_table(["Layers × width", "LSTM parameters", f"vs {shape(ref)}",
-                        "Whole model", "Test bpc", "Training step",
-                        "Latency per generated character"], rows)
-            + f"\nLSTM parameters by `stacklib.params.count_params` (PyTorch's convention, two "
-              f"bias vectors per layer); *whole model* adds the embedding and the readout. "
-              f"Times: median of {timing['config']['rounds']} rounds in which "
-              f"every model was timed in turn, one thread, a training step on "
-              f"{timing['config']['batch_size']}×{timing['config']['seq_len']} characters, "
-              "latency generating one character at a time; the ratios to the one-layer model are "
-              "the result, the milliseconds hold only for the machine that measured them.\n")
+                        "Whole model", "Test bpc"], rows)
+            + "\nLSTM parameters by `stacklib.params.count_params` (PyTorch's convention, two "
+              "bias vectors per layer); *whole model* adds the embedding and the readout.\n")
+
+
+def multiply_adds(cfg: dict, base) -> int:
+    """Multiply-adds per generated character: every LSTM weight and every readout weight is
+    used once (biases and the embedding lookup left out)."""
+    from stacklib.params import param_breakdown
+
+    layers = param_breakdown("lstm", base.model.embed_size, cfg["hidden"], cfg["layers"])
+    return (sum(r.input_weights + r.recurrent_weights for r in layers)
+            + cfg["hidden"] * base.model.vocab_size)
+
+
+def latency_groups(s: dict) -> dict[str, list[str]]:
+    """The timed models in two comparisons, one layer first in each: the same width (the
+    depth group's plain stacks) and the same budget (the budget group)."""
+    width = sorted((n for n, c in s["depth"].items() if not c["residual"]),
+                   key=lambda n: s["depth"][n]["layers"])
+    return {"same width": width, "same budget": list(s["budget"])}
+
+
+def latency_md(s: dict, base, timing: dict) -> str:
+    configs = {**s["depth"], **s["budget"]}
+    ms = timing["ms"]
+    rows = []
+    for group, names in latency_groups(s).items():
+        one = names[0]
+        for i, name in enumerate(names):
+            c = configs[name]
+            rows.append([group if i == 0 else "", shape(c),
+                         f"{fmt_int(multiply_adds(c, base))} "
+                         f"(×{multiply_adds(c, base) / multiply_adds(configs[one], base):.2f})",
+                         *(timed(ms[name][task], ms[one][task])
+                           for task in ("char_latency_ms", "train_step_ms"))])
+    cfg = timing["config"]
+    return (header_comment(__name__)
+            + md_table(["Comparison", "Layers × width", "Multiply-adds per character",
+                        "Latency per generated character", "Training step"], rows, "llrrr")
+            + "\nRatios to the comparison's one-layer model. Multiply-adds: every weight of "
+              "the LSTM layers and of the readout is used once per character "
+              "(`stacklib.params.param_breakdown`; biases and the embedding lookup left out). "
+              f"Times: median of {cfg['rounds']} rounds in which every model was timed in turn, "
+              f"one thread; a training step on {cfg['batch_size']}×{cfg['seq_len']} characters; "
+              "latency generating one character at a time. The milliseconds hold only for the "
+              "machine that measured them.\n")
 
 
 def data_md(s: dict, base, all_chars: int) -> str:
@@ -154,18 +197,13 @@ def data_md(s: dict, base, all_chars: int) -> str:
     return (header_comment(__name__) + md_table(header, rows)
             + f"\nWidth {base.model.hidden_size}, plain stacks. Every run trained until "
               f"{t.patience} validation scores in a row brought no new best (the smaller "
-              f"sets are scored about once a pass) or for at most {fmt_int(t.max_steps)} "
-              "steps; *stopped early* counts the seeds that stopped because validation no "
-              "longer improved rather than at the step cap; those that reached the cap had "
+              f"sets are scored about once a pass), or for at most {fmt_int(t.max_steps)} "
+              "steps. *Stopped early* counts the seeds that stopped because validation no "
+              "longer improved, rather than at the step cap. Those that reached the cap had "
               f"improved their best validation bpc by at most {max(g for g, _ in capped):.3f} "
               "in their last 1,000 steps, their learning rate halved at least "
               f"{min(h for _, h in capped)} times by then. The last row is the depth table's "
               "runs.\n")
-
-
-def remaining(curve: list[float], after: int) -> float:
-    """The share of a decay curve's peak still there ``after`` characters after the change."""
-    return curve[after] / max(curve)
 
 
 def timescales_md(s: dict, after: int = TAIL) -> str:
@@ -178,7 +216,7 @@ def timescales_md(s: dict, after: int = TAIL) -> str:
             rows.append([shape(c) if layer == 0 else "", layer + 1,
                          *(f"{ts[state]['half_life'][layer]['mean']:.1f}"
                            + ("*" if ts[state]["never_halved"][layer] else "") for state in "hc"),
-                         *(fmt_sci(remaining(ts[state]["curve"][layer], after)) for state in "hc"),
+                         *(fmt_sci(share_left(ts[state]["curve"][layer], after)) for state in "hc"),
                          f"{ts['step_size'][layer]['mean']:.2f}"])
     return (header_comment(__name__)
             + md_table(["Stack", "Layer", "Half-life of h", "Half-life of c",
@@ -188,6 +226,71 @@ def timescales_md(s: dict, after: int = TAIL) -> str:
               "it, mean over three seeds (* some seed's curve did not halve within the window "
               f"and counts as its length). *Share left after {after}*: the mean curve "
               f"{after} characters after the change, as a fraction of its peak.\n")
+
+
+def rises(values) -> bool:
+    return all(a < b for a, b in pairwise(values))
+
+
+def seed_orderings(c: dict) -> dict[str, int]:
+    """In how many seeds each ordering by height holds in one stack's timescales."""
+    ts = c["timescales"]
+
+    def per_seed(key: str, state: str | None = None) -> list[list[float]]:
+        rows = ts[state][key] if state else ts[key]
+        return list(zip(*(row["values"] for row in rows), strict=True))  # [seed][layer]
+
+    return {"h_left": sum(map(rises, per_seed("left", "h"))),
+            "c_left": sum(map(rises, per_seed("left", "c"))),
+            "c_half_life": sum(map(rises, per_seed("half_life", "c"))),
+            "top_moves_least": sum(v[-1] < min(v[:-1]) for v in per_seed("step_size"))}
+
+
+def timescale_seeds_md(s: dict, after: int = TAIL) -> str:
+    rows = []
+    for c in sorted(s["depth"].values(), key=lambda c: (c["residual"], c["layers"])):
+        if c["layers"] < 2:
+            continue
+        n, seeds = seed_orderings(c), len(c["seeds"])
+        rows.append([shape(c), *(f"{n[k]} of {seeds}" for k in ("c_half_life", "h_left",
+                                                                  "c_left", "top_moves_least"))])
+    return (header_comment(__name__)
+            + md_table(["Stack", "Half-life of c rises layer by layer",
+                        f"h: share left after {after} rises layer by layer",
+                        f"c: share left after {after} rises layer by layer",
+                        "Top layer's step size the smallest"], rows)
+            + "\nEach trained model (seed) on its own: in how many of them the ordering holds "
+              "from layer 1 to the top, every layer above the one below.\n")
+
+
+def bottom_ratios(c: dict) -> tuple[list[float], list[float]]:
+    """Layer 1's weight gradient over the top layer's: each seed's at the first recorded step,
+    and every seed's at every recorded step from ``SETTLED`` on."""
+    r = c["bottom_over_top"]
+    first = [seed[0] for seed in r["values"]]
+    late = [v for seed in r["values"] for step, v in zip(r["step"], seed, strict=True)
+            if step >= SETTLED and v is not None]
+    return first, late
+
+
+def bottom_md(s: dict) -> str:
+    rows = []
+    for c in sorted(s["depth"].values(), key=lambda c: (c["residual"], c["layers"])):
+        if c["layers"] < 2:
+            continue
+        first, late = bottom_ratios(c)
+        low, mid, high = np.percentile(late, [5, 50, 95])
+        rows.append([shape(c), f"{min(first):.2g} to {max(first):.2g}", f"{mid:.2g}",
+                     f"{low:.2g} to {high:.2g}", bpc(c["train_bpc"])])
+    steps = next(c["bottom_over_top"]["step"] for c in s["depth"].values() if c["layers"] > 1)
+    return (header_comment(__name__)
+            + md_table(["Layers × width", f"Layer 1 ÷ top layer at step {steps[0]} (seeds)",
+                        f"from step {fmt_int(SETTLED)} on: median",
+                        "5th to 95th percentile", "Training bpc"], rows)
+            + "\nThe norm of layer 1's weight gradient over the top layer's, recorded every "
+              f"{steps[1] - steps[0]} steps while each stack trained; from step "
+              f"{fmt_int(SETTLED)} on, every recorded step of every seed counts. Above 1, "
+              "layer 1 gets more than the top layer.\n")
 
 
 def deep_md(s: dict, base) -> str:
@@ -232,29 +335,42 @@ def _key(by: dict, lr: float):
     return next(k for k in by if float(k) == lr)
 
 
+def _sample_block(prompt: str, text: str, indent: str) -> str:
+    lines = (prompt + text).splitlines()
+    return (f"{indent}```text\n" + "".join(f"{indent}{line}\n" for line in lines)
+            + f"{indent}```")
+
+
 def samples_md(s: dict, prompt: str, temperature: float) -> str:
+    """A tab per trained shape: seed 0's sample, then the other seeds' in a note that only the
+    screen shows (class screen-only: the printed lecture keeps one sample per shape)."""
     tabs = []
     for c in sorted(s["depth"].values(), key=lambda c: (c["residual"], c["layers"])):
-        body = "\n\n".join(
-            f"    Seed {seed}\n\n    ```text\n" + "".join(f"    {line}\n" for line in
-                                                     (prompt + text).splitlines()) + "    ```"
-            for seed, text in zip(c["seeds"], c["samples"], strict=True))
-        tabs.append(f'=== "{shape(c)}"\n\n{body}\n')
+        (first, *rest), seeds = c["samples"], c["seeds"]
+        others = " and ".join(f"{seed}" for seed in seeds[1:])
+        more = "\n\n".join(f"        Seed {seed}\n\n" + _sample_block(prompt, text, " " * 8)
+                            for seed, text in zip(seeds[1:], rest, strict=True))
+        tabs.append(f'=== "{shape(c)}"\n\n' + _sample_block(prompt, first, " " * 4)
+                    + f'\n\n    ??? note screen-only "Seeds {others}"\n\n{more}\n')
+    length = len(next(iter(s["depth"].values()))["samples"][0])
     return (header_comment(__name__) + "\n".join(tabs)
-            + f"\nEach model continues the prompt `{prompt.strip()}` for "
-              f"{len(s['depth'][next(iter(s['depth']))]['samples'][0])} characters, sampling at "
-              f"temperature {temperature:g}.\n")
+            + f"\nEach model continues the prompt `{prompt.strip()}` for {length} characters, "
+              f"sampling at temperature {temperature:g}. Each tab shows the model trained with "
+              f"seed {s['depth'][next(iter(s['depth']))]['seeds'][0]}; the other seeds' "
+              "samples are in a note under it on the web page, and every run's sample is in "
+              "its record (`docs/generated/experiments/shakespeare/`).\n")
 
 
 def run(out: Output) -> None:
     from stacklib.charlm.study import describe_config
     from stacklib.corpus import INSTALL, LICENCE, shakespeare
 
-    study = study_records.load(out)
+    study = shakespeare_records.load(out)
     s, base, describe = study.summary, study.base, describe_config()
     corpus = shakespeare()
     partials = {"setup": setup_md(corpus, base, LICENCE, INSTALL), "depth": depth_md(s),
-                "budget": budget_md(s, base, study.timing),
+                "budget": budget_md(s, base), "latency": latency_md(s, base, study.timing),
+                "bottom": bottom_md(s), "timescale_seeds": timescale_seeds_md(s),
                 "data": data_md(s, base, len(corpus.train.text)),
                 "timescales": timescales_md(s), "deep": deep_md(s, base), "lr": lr_md(s, base),
                 "samples": samples_md(s, describe.prompt, describe.temperature)}

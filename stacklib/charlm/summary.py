@@ -14,6 +14,8 @@ from itertools import pairwise
 
 import numpy as np
 
+TAIL = 50  # characters after a change at which the pages read what is left of it
+
 
 def config_name(record: dict) -> str:
     """The run's name without its seed: "L3-h128-res-s2" -> "L3-h128-res"."""
@@ -101,10 +103,16 @@ def _geomean(values) -> float:
     return float(np.exp(np.mean(np.log(values))))
 
 
+def share_left(curve: list[float], after: int = TAIL) -> float:
+    """The share of a decay curve's peak still there ``after`` characters after the change."""
+    return curve[after] / max(curve)
+
+
 def timescale_summary(runs: list[dict]) -> dict:
     """Per state ("h", "c") and layer, over seeds: the half-life (characters; a curve that did
     not halve within the horizon counts as the horizon, and ``never_halved`` says how often),
-    the peak, and the mean decay curve; per layer, the step size of h."""
+    the peak, the share of its peak each seed's curve keeps ``TAIL`` characters after the
+    change (``left``), and the mean decay curve; per layer, the step size of h."""
     out = {}
     for state in ("h", "c"):
         ts = [r["analysis"]["timescales"][state] for r in runs]
@@ -115,10 +123,23 @@ def timescale_summary(runs: list[dict]) -> dict:
                       "never_halved": [sum(t["half_life"][l] is None for t in ts)
                                        for l in range(layers)],
                       "peak": [spread(t["peak"][l] for t in ts) for l in range(layers)],
+                      "left": [spread(share_left(t["curve"][l]) for t in ts)
+                               for l in range(layers)],
                       "curve": np.mean([t["curve"] for t in ts], axis=0).tolist()}
     out["step_size"] = [spread(r["analysis"]["step_sizes"][l] for r in runs)
                         for l in range(len(runs[0]["analysis"]["step_sizes"]))]
     return out
+
+
+def bottom_over_top(runs: list[dict]) -> dict:
+    """Layer 1's weight-gradient norm over the top layer's at every recorded step, each seed's
+    (None once a seed has stopped): how much of the gradient reaches the bottom of a stack
+    while it trains."""
+    steps = sorted({s for r in runs for s in r["history"]["grad_steps"]})
+    per_seed = [dict(zip(r["history"]["grad_steps"],
+                         (w[0] / w[-1] for w in r["history"]["weight_grad"]), strict=True))
+                for r in runs]
+    return {"step": steps, "values": [[c.get(s) for s in steps] for c in per_seed]}
 
 
 def gradient_summary(runs: list[dict], clip: float) -> dict:
@@ -181,6 +202,8 @@ def study_summary(records: list[dict], layout: dict) -> dict:
         if all("analysis" in r for r in runs):
             depth[name]["timescales"] = timescale_summary(runs)
             depth[name]["samples"] = [r["analysis"]["sample"]["text"] for r in runs]
+        if depth[name]["layers"] > 1:
+            depth[name]["bottom_over_top"] = bottom_over_top(runs)
     budget = {name: trained(runs) for name, runs in groups["budget"].items()}
     budget[layout["reference"]] = depth[layout["reference"]]
     data = {name: {**trained(runs), "train_chars": runs[0]["train_chars"]}

@@ -1,17 +1,17 @@
 """Experiment 3a: depth vs width at an equal parameter budget (§10) — held-out accuracy.
 
-The seed compares 1x512 with 3x256 LSTM layers (input 300): 1,665,024 vs 1,620,992 weights
-(Keras counting, one bias per gate block; torch's two biases give 1,667,072 vs 1,624,064).
-Scaled down: 3 narrow layers (H=32, input = embedding 24) against one wide layer whose width
-makes its recurrent parameter count closest to the deep stack's. Both are trained as next-word
-models (several seeds; seed 0 of the deep one is the hero stack) and scored on held-out
-agreement; the learning curves show how long each needs. Latency: see `latency` (3b).
+The seed compares one wide LSTM layer with three narrow ones at one budget
+(stacklib.lecture.DEPTH_VS_WIDTH; both conventions in ``seed_scale``). Scaled down: 3 narrow
+layers (H=32, input = embedding 24) against one wide layer whose width makes its recurrent
+parameter count closest to the deep stack's. Both are trained as next-word models (several
+seeds; seed 0 of the deep one is the hero stack) and scored on held-out agreement; the learning
+curves show how long each needs. Latency: see `latency` (3b).
 
 JSON schema (``depth_width.json``)::
 
     name, seed, config, versions
     params: {deep: int, wide: int, wide_hidden: int,              # recurrent weights, torch
-             seed_scale: {torch: {wide, deep}, keras: {wide: 1665024, deep: 1620992}}}
+             seed_scale: {torch: {wide, deep}, keras: {wide, deep}}}  # the seed's shapes
     training: {deep | wide: {layers: int, hidden: int,
         heldout_agreement: [per seed], heldout_agreement_mismatch: [per seed],
         mean: float, std: float, mean_mismatch: float, std_mismatch: float,
@@ -33,7 +33,7 @@ from stacklib.experiments.agreement import AgreementJob, evaluate, train_lm
 from stacklib.experiments.budget import lstm_params, matched_width
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.experiments.stacks import HERO
-from stacklib.lecture import SEEDS
+from stacklib.lecture import DEPTH_VS_WIDTH, SEEDS
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,8 @@ class DepthWidthConfig:
 
     def wide(self) -> AgreementJob:
         d = self.deep
-        width = matched_width(d.embed_size, d.hidden_size, d.num_layers)
+        width = matched_width(lstm_params(d.embed_size, d.hidden_size, d.num_layers), "lstm",
+                              d.embed_size, 1, range(1, 8 * d.hidden_size))
         return dataclasses.replace(d, num_layers=1, hidden_size=width)
 
 
@@ -85,8 +86,9 @@ def depth_vs_width(cfg: DepthWidthConfig) -> dict:
     with Timer() as timer, threads(cfg.threads):
         d, w = cfg.deep, cfg.wide()
         e, h, L = d.embed_size, d.hidden_size, d.num_layers
-        seed_scale = {fw: {"wide": lstm_params(300, 512, 1, nb),
-                           "deep": lstm_params(300, 256, 3, nb)}
+        x = DEPTH_VS_WIDTH["input_size"]
+        seed_scale = {fw: {arm: lstm_params(x, DEPTH_VS_WIDTH[arm][1], DEPTH_VS_WIDTH[arm][0], nb)
+                           for arm in ("wide", "deep")}
                       for fw, nb in (("torch", 2), ("keras", 1))}
         params = {"deep": lstm_params(e, h, L), "wide": lstm_params(e, w.hidden_size, 1),
                   "wide_hidden": w.hidden_size, "seed_scale": seed_scale}

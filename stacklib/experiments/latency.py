@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from stacklib.experiments.budget import matched_width
+from stacklib.experiments.budget import lstm_params, matched_width
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.lecture import LATENCY_CASES
 
@@ -63,7 +63,7 @@ def time_in_turns(fns: dict, rounds: int, reps: int) -> dict[str, float]:
 
 def measure(cfg: LatencyConfig, case) -> dict:
     scale, inp, hid, layers, wide, batch, seq_len = case
-    wide = wide or matched_width(inp, hid, layers)
+    wide = wide or matched_width(lstm_params(inp, hid, layers), "lstm", inp, 1, range(1, 8 * hid))
     torch.manual_seed(cfg.seed)
     hidden = {"wide": wide, "deep": hid, "narrow1": hid}
     mods = {"wide": torch.nn.LSTM(inp, wide, 1), "deep": torch.nn.LSTM(inp, hid, layers),

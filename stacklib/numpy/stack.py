@@ -1,243 +1,166 @@
-"""The stacked recurrent network in NumPy: one skeleton, three cells, torch.nn's interface.
+"""The stack in NumPy: forward climbs the stack once per timestep; backward (BPTT) walks the
+same steps in reverse, back through time and down the stack.
 
-Layer l at step t needs only layer l - 1 at step t and itself at step t - 1, so running layer 1
-over all steps, then layer 2, and so on computes the same numbers as climbing the stack step by
-step (the order the lecture narrates), while letting each layer's input term be one product.
+    for t in 1..T:                   x^[1]_t = x_t
+        for l in 1..L:
+            h^[l]_t (, c^[l]_t) = Cell(x^[l]_t, h^[l]_{t-1} (, c^[l]_{t-1}))
+            a^[l]_t = LayerNorm(h^[l]_t)            if layer_norm  else h^[l]_t
+            u^[l]_t = a^[l]_t + x^[l]_t             if residual and l >= 2  else a^[l]_t
+            x^[l+1]_t = Dropout(u^[l]_t)            for l < L (training only)
+        y_t = u^[L]_t
+
+Arrays are (T, B, ...); the weights are a dict under torch.nn's names (``weight_ih_l0``, ...).
+``StackedRNN`` (``module.py``) wraps these two functions in torch.nn's interface: layouts,
+dtypes, argument checks, state dicts.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from stacklib._validate import (
-    as_array,
-    check_bool,
-    check_int,
-    check_shape,
-    check_state,
-    sequence_layout,
-    state_pair,
-    state_shape,
+from stacklib.config import CELLS, StackConfig, param_name
+from stacklib.numpy.cells import (
+    cell_step,
+    cell_step_backward,
+    dropout_mask,
+    layer_norm,
+    layer_norm_backward,
 )
-from stacklib.config import (
-    ConfigFields,
-    StackConfig,
-    check_unsupported,
-    param_name,
-    torch_nn_class,
-)
-from stacklib.numpy.backward import stack_backward
-from stacklib.numpy.between_layers import dropout_mask, layer_norm
-from stacklib.numpy.layer import LayerWeights, cell_of, layer_forward
-from stacklib.numpy.outputs import Gradients, LayerTape, StackOutput, Tape
 
 
-def float_dtype(dtype) -> np.dtype:
-    dtype = np.dtype(dtype)
-    if dtype.kind != "f":
-        raise TypeError(f"dtype: expected a floating-point dtype, got {dtype}")
-    return dtype
+@dataclass
+class Step:
+    """What backward needs from one layer at one step."""
+
+    cell: tuple  # the cell's record (cells.RNNStep, GRUStep, LSTMStep): its input, h_{t-1}, gates
+    norm: tuple | None  # layer norm's record, with layer_norm
+    mask: np.ndarray | None  # the dropout mask u^[l]_t met on its way up (training, l < L)
 
 
-class StackedRNN(ConfigFields):
-    """A stack of ``num_layers`` RNN, GRU or LSTM layers, from scratch in NumPy, with the
-    interface of ``torch.nn.RNN/GRU/LSTM`` and a hand-written backward pass.
+@dataclass
+class Tape:
+    """A forward pass as backward reads it: steps[t][l], and the weights it ran with."""
 
-    Args:
-        input_size, hidden_size, num_layers, cell, nonlinearity, bias, batch_first, dropout,
-        residual, layer_norm: the stack's ``StackConfig`` (see there).
-        bidirectional, proj_size: torch.nn's, refused unless False and 0.
-        dtype: of the weights and of every input. Default: float32, like torch.
-        seed, generator: where the initial weights and the dropout masks come from: an int
-            seed or a ``numpy.random.Generator`` (at most one). Default: fresh randomness.
+    config: StackConfig
+    params: dict
+    steps: list
 
-    Inputs: x, hx
-        x: (T, B, input_size), (B, T, input_size) with ``batch_first``, or unbatched
-            (T, input_size); of the stack's dtype (a NumPy array, a torch tensor or lists).
-        hx: h0, or (h0, c0) for an LSTM, each (num_layers, B, hidden_size) ((num_layers,
-            hidden_size) unbatched). Default: zeros.
 
-    Outputs: a ``StackOutput``, which is ``(output, h_n)`` or ``(output, (h_n, c_n))`` like
-        torch.nn's, plus every layer's h, c and gates at every step.
+@dataclass
+class StackOutput:
+    """What forward returns: every layer's states at every step (L layers, T steps, B
+    sequences, H units; from ``StackedRNN``, without the B axis for an unbatched input)."""
 
-    Like a torch module, a stack starts in training mode (dropout between layers, if any);
-    ``eval()`` turns dropout off. ``backward(out, grad_output)`` is BPTT by hand.
+    output: np.ndarray  # (T, B, H), or (B, T, H) with batch_first: y_t = u^[L]_t
+    h: np.ndarray  # (L, T, B, H): h^[l]_t
+    c: np.ndarray | None  # (L, T, B, H): c^[l]_t, LSTM only
+    gates: dict  # gate name -> (L, T, B, H): i, f, g, o (LSTM), r, z, n (GRU), none (RNN)
+    tape: Tape
 
-    Examples::
+    @property
+    def h_n(self):  # (L, B, H): every layer's last state
+        return self.h[:, -1]
 
-        >>> stack = StackedRNN(10, 20, 2, seed=0)
-        >>> x = np.ones((5, 3, 10), np.float32)     # T = 5 steps, B = 3 sequences
-        >>> output, (h_n, c_n) = stack(x)
-        >>> output.shape, h_n.shape
-        ((5, 3, 20), (2, 3, 20))
-        >>> out = stack(x)
-        >>> out.h.shape, sorted(out.gates(0))       # every layer, every step
-        ((2, 5, 3, 20), ['f', 'g', 'i', 'o'])
-        >>> grads = stack.backward(out, np.ones_like(out.output))
-        >>> grads.h_norm.shape                      # ||dLoss/dh^[l]_t|| for every (t, l)
-        (5, 2)
-    """
+    @property
+    def c_n(self):
+        return None if self.c is None else self.c[:, -1]
 
-    def __init__(self, input_size, hidden_size, num_layers=1, *, cell="lstm",
-                 nonlinearity="tanh", bias=True, batch_first=False, dropout=0.0,
-                 residual=False, layer_norm=False, bidirectional=False, proj_size=0,
-                 dtype=np.float32, seed=None, generator=None):
-        check_unsupported(bidirectional, proj_size)
-        self.config = StackConfig(input_size, hidden_size, num_layers, cell=cell,
-                                  nonlinearity=nonlinearity, bias=bias, batch_first=batch_first,
-                                  dropout=dropout, residual=residual, layer_norm=layer_norm)
-        self.dtype = float_dtype(dtype)
-        if seed is not None and generator is not None:
-            raise ValueError("seed: give a seed or a generator, not both")
-        if generator is not None and not isinstance(generator, np.random.Generator):
-            raise TypeError(f"generator: expected a numpy.random.Generator, got "
-                            f"{type(generator).__name__}")
-        if generator is None:
-            generator = np.random.default_rng(
-                None if seed is None else check_int("seed", seed, minimum=0))
-        self.generator = generator
-        self._cell = cell_of(self.config)
-        self.training = True
-        self._version = 0  # bumped by every change of weights: older outputs are refused
-        self.reset_parameters()
+    def __iter__(self):  # unpacks like torch.nn's (output, h_n) or (output, (h_n, c_n))
+        return iter((self.output, self.h_n if self.c is None else (self.h_n, self.c_n)))
 
-    # ------------------------------------------------------------------ parameters
-    def reset_parameters(self) -> None:
-        """torch.nn's initialisation (``StackConfig.initial_constant``), drawn from
-        ``self.generator``."""
-        cfg, self._params = self.config, {}
-        for name, shape in cfg.param_shapes().items():
-            constant = cfg.initial_constant(name)
-            value = (np.full(shape, constant) if constant is not None else
-                     self.generator.uniform(-cfg.init_bound, cfg.init_bound, shape))
-            self._params[name] = value.astype(self.dtype)
-        self._version += 1
+    def __getitem__(self, index):
+        return tuple(self)[index]
 
-    def state_dict(self) -> dict[str, np.ndarray]:
-        """Copies of the weights under torch.nn's names (``weight_ih_l0``, ...)."""
-        return {name: p.copy() for name, p in self._params.items()}
 
-    def load_state_dict(self, state_dict) -> None:
-        """Load weights (arrays, lists or torch tensors, converted to the stack's dtype), e.g.
-        ``torch.nn.LSTM(...).state_dict()``: exactly the names and shapes of ``state_dict()``,
-        checked whole before anything is loaded."""
-        def convert(name, value):
-            return np.array(as_array(name, value, self.dtype, cast=True))  # always a copy
+@dataclass
+class Gradients:
+    """What backward returns (from ``StackedRNN``, in the layout of the forward's input)."""
 
-        cfg = self.config
-        self._params = check_state("state_dict", state_dict, cfg.param_shapes(),
-                                   f"this stack ({cfg})", convert)
-        self._version += 1
+    params: dict  # name -> dLoss/dparameter: the names and shapes of the weights
+    input: np.ndarray  # dLoss/dx, (T, B, in)
+    h0: np.ndarray  # (L, B, H)
+    c0: np.ndarray | None  # (L, B, H), LSTM only
+    h_norm: np.ndarray  # (T, L): ||dLoss/dh^[l]_t|| over the batch, both paths included
 
-    def _weights(self, k: int) -> LayerWeights:
-        p, zeros = self._params, np.zeros(self.config.gates * self.config.hidden_size,
-                                          self.dtype)
-        return LayerWeights(p[param_name("weight_ih", k)], p[param_name("weight_hh", k)],
-                            p.get(param_name("bias_ih", k), zeros),
-                            p.get(param_name("bias_hh", k), zeros))
 
-    def train(self, mode: bool = True) -> StackedRNN:
-        """Training mode (dropout on) or not, like ``torch.nn.Module.train``."""
-        self.training = check_bool("mode", mode)
-        return self
+def weights(p, l):
+    """Layer l's W_ih, W_hh, b_ih, b_hh (0-based l; biases 0 in a stack without them)."""
+    return (p[param_name("weight_ih", l)], p[param_name("weight_hh", l)],
+            p.get(param_name("bias_ih", l), 0.0), p.get(param_name("bias_hh", l), 0.0))
 
-    def eval(self) -> StackedRNN:
-        return self.train(False)
 
-    # ------------------------------------------------------------------ forward
-    def _inputs(self, x, hx):
-        """x as a (T, B, input_size) copy, whether it was batched, and h0, c0 (L, B, H)."""
-        cfg = self.config
-        x = as_array("x", x, self.dtype)
-        batched = sequence_layout("x", x.shape, cfg.input_size, cfg.batch_first)
-        if not batched:
-            x = x[:, None]
-        elif cfg.batch_first:
-            x = x.transpose(1, 0, 2)
-        x = np.array(x)  # the tape's own copy: the caller may reuse its buffer
-        B = x.shape[1]
-        want = state_shape(cfg.num_layers, B, cfg.hidden_size, batched)
-        names = ("h0", "c0") if cfg.cell == "lstm" else ("h0",)
-        given = [None] * len(names) if hx is None else state_pair(cfg.cell, hx)
-        states = []
-        for name, value in zip(names, given, strict=True):
-            if value is None:
-                states.append(np.zeros((cfg.num_layers, B, cfg.hidden_size), self.dtype))
-                continue
-            s = as_array(name, value, self.dtype)
-            check_shape(name, s.shape, want, "(num_layers, B, hidden_size)" if batched else
-                        "(num_layers, hidden_size) for an unbatched x")
-            states.append(np.array(s if batched else s[:, None]))
-        return x, batched, states[0], (states[1] if cfg.cell == "lstm" else None)
-
-    def forward(self, x, hx=None) -> StackOutput:
-        """Run the stack over x; see the class docstring for the Inputs and Outputs."""
-        x, batched, h0, c0 = self._inputs(x, hx)
-        cfg, layers, inp = self.config, [], x
-        dropping = self.training and cfg.dropout > 0
-        for k in range(cfg.num_layers):  # layer k over the whole sequence, then k + 1
-            c0k = None if c0 is None else c0[k]
-            hs, cs, steps = layer_forward(self._cell, inp, h0[k], c0k, self._weights(k))
-            a, ln = hs, None  # (T, B, H)
+def forward(cfg: StackConfig, p: dict, x, h0, c0=None, rng=None) -> StackOutput:
+    """x (T, B, in); h0, c0 (L, B, H), c0 for the LSTM only; p the weights; rng the
+    ``numpy.random.Generator`` drawing dropout masks (None: no dropout, as in eval mode)."""
+    (T, B, _), L, H = x.shape, cfg.num_layers, cfg.hidden_size
+    h, c = list(h0), (list(c0) if c0 is not None else [None] * L)  # one memory per layer
+    hs = np.empty((L, T, B, H), x.dtype)
+    cs = np.empty_like(hs) if c0 is not None else None
+    ys, steps = np.empty_like(hs[0]), []
+    for t in range(T):                                    # through time ...
+        inp, row = x[t], []                               # x^[1]_t: (B, in)
+        for l in range(L):                                # ... one climb per timestep
+            h[l], c[l], record = cell_step(cfg, inp, h[l], c[l], weights(p, l))
+            a, norm = h[l], None                          # a^[l]_t: (B, H)
             if cfg.layer_norm:
-                a, ln = layer_norm(hs, self._params[param_name("ln_weight", k)],
-                                   self._params[param_name("ln_bias", k)])
-            u = a + inp if cfg.residual and k >= 1 else a  # what layer k hands upward
+                a, norm = layer_norm(h[l], p[param_name("ln_weight", l)],
+                                     p[param_name("ln_bias", l)])
+            u = a + inp if cfg.residual and l >= 1 else a  # u^[l]_t
             mask = None
-            if dropping and k < cfg.num_layers - 1:  # never on the top layer's output
-                mask = dropout_mask(u.shape, cfg.dropout, self.generator, self.dtype)
-            layers.append(LayerTape(inp, h0[k], c0k, hs, cs, steps, ln, u, mask))
-            inp = u if mask is None else u * mask
-        tape = Tape(self, self._version, tuple(layers), batched)
-        return StackOutput(tape, cfg.cell, cfg.batch_first)
+            if rng is not None and cfg.dropout > 0 and l < L - 1:  # never the top's output
+                mask = dropout_mask(u.shape, cfg.dropout, rng, u.dtype)
+            inp = u if mask is None else u * mask         # x^[l+1]_t
+            row.append(Step(record, norm, mask))
+            hs[l, t] = h[l]
+            if cs is not None:
+                cs[l, t] = c[l]
+        ys[t] = inp                                       # y_t = u^[L]_t
+        steps.append(row)
+    gates = {name: np.array([[getattr(s.cell, name) for s in row] for row in steps])
+             .swapaxes(0, 1) for name in CELLS[cfg.cell].gate_names}  # each (L, T, B, H)
+    return StackOutput(ys, hs, cs, gates, Tape(cfg, p, steps))
 
-    __call__ = forward
 
-    def backward(self, out: StackOutput, grad_output, grad_h_n=None,
-                 grad_c_n=None) -> Gradients:
-        """BPTT by hand, through time and down the stack: the gradients of the loss
-        ``sum(output * grad_output) + sum(h_n * grad_h_n) + sum(c_n * grad_c_n)`` with respect
-        to every parameter, the input and the initial states (see ``backward.py``)."""
-        if not isinstance(out, StackOutput):
-            raise TypeError(f"out: expected the StackOutput of this stack's forward(), got "
-                            f"{type(out).__name__}")
-        if out.tape.stack is not self or out.tape.version != self._version:
-            raise ValueError("out: computed by another stack, or by this one before its "
-                             "weights changed (load_state_dict, reset_parameters); run "
-                             "forward() again")
-        cfg = self.config
-        weights = [self._weights(k) for k in range(cfg.num_layers)]
-        ln_gains = ([self._params[param_name("ln_weight", k)] for k in range(cfg.num_layers)]
-                    if cfg.layer_norm else None)
-        return stack_backward(out.tape, cfg, weights, ln_gains, out.output.shape, grad_output,
-                              grad_h_n, grad_c_n)
-
-    # ------------------------------------------------------------------ torch.nn
-    @classmethod
-    def from_torch(cls, module, dtype=None) -> StackedRNN:
-        """A NumPy twin of a ``torch.nn.RNN/GRU/LSTM`` or ``stacklib.torch.StackedRNN``, with
-        its configuration, weights and mode; ``dtype`` defaults to the module's."""
-        config = StackConfig.of(module)
-        if not hasattr(module, "named_parameters"):  # a NumPy stack: from_config + state_dict
-            raise TypeError(f"module: expected a torch module, got {type(module).__name__}")
-        state = module.state_dict()
-        if dtype is None:  # bfloat16 has no NumPy twin: float32 holds it exactly
-            first = next(iter(state.values())).detach()
-            bf16 = str(first.dtype) == "torch.bfloat16"
-            dtype = np.float32 if bf16 else first.cpu().numpy().dtype
-        stack = cls.from_config(config, dtype=dtype)
-        stack.load_state_dict(state)
-        return stack.train(module.training)
-
-    def to_torch(self):
-        """The ``torch.nn.RNN/GRU/LSTM`` with this stack's configuration, weights and mode
-        (plain stacks only: torch.nn has no residual or layer-norm option)."""
-        import torch
-
-        kwargs = self.config.torch_kwargs()
-        module = torch_nn_class(self.config.cell)(**kwargs, dtype=getattr(torch, self.dtype.name))
-        module.load_state_dict({k: torch.from_numpy(v) for k, v in self.state_dict().items()})
-        return module.train(self.training)
-
-    def __repr__(self) -> str:
-        return f"StackedRNN({self.config}, dtype={self.dtype})"
+def backward(tape: Tape, dy, dh_n, dc_n=None) -> Gradients:
+    """BPTT by hand: the gradients of sum(y * dy) + sum(h_n * dh_n) (+ sum(c_n * dc_n)) for
+    the forward pass on ``tape``, with respect to every weight, x, h0 and c0. dy (T, B, H);
+    dh_n, dc_n (L, B, H), dc_n for the LSTM only."""
+    cfg, p, steps = tape.config, tape.params, tape.steps
+    T, L = len(steps), cfg.num_layers
+    grads = {name: np.zeros_like(w) for name, w in p.items()}
+    dh_next = list(dh_n)  # dLoss/dh^[l]_t along the path from step t + 1, per layer
+    dc_next = list(dc_n) if dc_n is not None else [None] * L
+    d_input = np.empty((T, *steps[0][0].cell.x.shape), dy.dtype)
+    h_norm = np.empty((T, L), dy.dtype)
+    for t in reversed(range(T)):                          # back through time ...
+        du = dy[t]                                        # dLoss/du^[L]_t: (B, H)
+        for l in reversed(range(L)):                      # ... one descent per timestep
+            step, (w_ih, w_hh, _, _) = steps[t][l], weights(p, l)
+            d_above = du                                  # dLoss/dh^[l]_t from above
+            if cfg.layer_norm:                            # u = LayerNorm(h) (+ x)
+                d_above, dw, db = layer_norm_backward(du, p[param_name("ln_weight", l)],
+                                                      step.norm)
+                grads[param_name("ln_weight", l)] += dw
+                grads[param_name("ln_bias", l)] += db
+            # --8<-- [start:backward_step]
+            dh = d_above + dh_next[l]  # (B, H): the path from above meets the path from t + 1
+            h_norm[t, l] = np.sqrt(np.sum(dh * dh))  # ||dLoss/dh^[l]_t||: what §09 plots
+            dgx, dgh, dh_next[l], dc_next[l] = cell_step_backward(cfg, dh, dc_next[l],
+                                                                  step.cell, w_hh)
+            dx = dgx @ w_ih  # down the stack: to what this layer read at step t
+            # --8<-- [end:backward_step]
+            grads[param_name("weight_ih", l)] += dgx.T @ step.cell.x
+            grads[param_name("weight_hh", l)] += dgh.T @ step.cell.h_prev
+            if cfg.bias:
+                grads[param_name("bias_ih", l)] += dgx.sum(axis=0)
+                grads[param_name("bias_hh", l)] += dgh.sum(axis=0)
+            if cfg.residual and l >= 1:
+                dx = dx + du  # the skip path hands the gradient from above straight down
+            if l >= 1 and steps[t][l - 1].mask is not None:
+                dx = dx * steps[t][l - 1].mask  # what the layer below's dropout let through
+            du = dx                                       # dLoss/du^[l-1]_t, or dLoss/dx_t
+        d_input[t] = du
+    dc0 = np.stack(dc_next) if dc_n is not None else None
+    return Gradients(grads, d_input, np.stack(dh_next), dc0, h_norm)

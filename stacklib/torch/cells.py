@@ -45,4 +45,10 @@ def lstm_cell(x: Tensor, state, w_ih, w_hh, b_ih, b_hh):
     return torch.sigmoid(o) * torch.tanh(c), c
 
 
-CELLS = {"rnn": rnn_cell, "gru": gru_cell, "lstm": lstm_cell}
+def cell_step(cfg, x: Tensor, state, weights):
+    """One step of the stack's cell (``cfg.cell``): its new state, ``(h,)`` or ``(h, c)``."""
+    if cfg.cell == "lstm":
+        return lstm_cell(x, state, *weights)
+    if cfg.cell == "gru":
+        return gru_cell(x, state, *weights)
+    return rnn_cell(x, state, *weights, cfg.nonlinearity)

@@ -30,10 +30,11 @@ from stacklib.config import (
     check_unsupported,
     param_name,
     torch_nn_class,
+    warn_idle_dropout,
 )
 
 from ._checks import check_hx, check_input
-from .cells import CELLS
+from .cells import cell_step
 
 
 class StackedRNN(ConfigFields, nn.Module):
@@ -78,14 +79,18 @@ class StackedRNN(ConfigFields, nn.Module):
                  layer_norm: bool = False, bidirectional: bool = False, proj_size: int = 0,
                  device: torch.device | str | None = None,
                  dtype: torch.dtype | None = None) -> None:
-        super().__init__()
         check_unsupported(bidirectional, proj_size)
+        config = StackConfig(input_size, hidden_size, num_layers, cell=cell,
+                             nonlinearity=nonlinearity, bias=bias, batch_first=batch_first,
+                             dropout=dropout, residual=residual, layer_norm=layer_norm)
+        self._setup(config, device=device, dtype=dtype)
+        warn_idle_dropout(config)
+
+    def _setup(self, config: StackConfig, device=None, dtype=None) -> None:
+        super().__init__()  # nn.Module's
         if dtype is not None and not (isinstance(dtype, torch.dtype) and dtype.is_floating_point):
             raise TypeError(f"dtype: expected a floating torch.dtype, got {dtype!r}")
-        self.config = cfg = StackConfig(
-            input_size, hidden_size, num_layers, cell=cell, nonlinearity=nonlinearity,
-            bias=bias, batch_first=batch_first, dropout=dropout, residual=residual,
-            layer_norm=layer_norm)
+        self.config = cfg = config
         for name, shape in cfg.param_shapes().items():
             self.register_parameter(name, nn.Parameter(torch.empty(shape, device=device,
                                                                    dtype=dtype)))
@@ -118,14 +123,12 @@ class StackedRNN(ConfigFields, nn.Module):
         else:
             hx = check_hx(hx, cfg, B, batched, dtype)      # each (L, B, H)
         state = [tuple(s[l] for s in hx) for l in range(L)]  # state[l]: (h,) or (h, c)
-        cell = CELLS[cfg.cell]
-        extra = {"nonlinearity": cfg.nonlinearity} if cfg.cell == "rnn" else {}
 
         outputs = []
         for t in range(T):                                 # one loop over time ...
             inp = x[t]                                     # x^[1]_t: (B, in)
             for l in range(L):                             # ... one climb over the layers
-                state[l] = cell(inp, state[l], *self._layer(l), **extra)
+                state[l] = cell_step(cfg, inp, state[l], self._layer(l))
                 a = state[l][0]                            # h^[l]_t: (B, H)
                 if cfg.layer_norm:
                     a = F.layer_norm(a, (H,), getattr(self, param_name("ln_weight", l)),
@@ -169,7 +172,8 @@ class StackedRNN(ConfigFields, nn.Module):
         ``torch.nn.RNN/GRU/LSTM`` (or of another stacklib.torch.StackedRNN)."""
         config = StackConfig.of(module)
         ref = next(module.parameters())
-        stack = cls.from_config(config, device=ref.device, dtype=ref.dtype)
+        stack = cls.__new__(cls)  # not warned again: torch warned when the module was built
+        stack._setup(config, device=ref.device, dtype=ref.dtype)
         stack.load_state_dict(module.state_dict())
         return stack.train(module.training)
 

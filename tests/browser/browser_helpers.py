@@ -14,7 +14,7 @@ PAGES = {  # widget -> page (site-relative URL)
     "hero-lamps": "", "lenses": "02-motivation/", "blueprint": "03-blueprint/",
     "follow-dot": "04-step-by-step/", "price": "05-cell-flavors/", "live-stack": "06-live-stack/",
     "symbols": "07-equations/", "climb": "08-hand-computed/", "vanishing": "09-vanishing-paths/",
-    "verdict": "10-verdict/", "quiz": "13-mastery-check/", "depth-data": "10-verdict/",
+    "verdict": "10-verdict/", "quiz": "13-mastery-check/", "depth-data": "10b-depth-and-data/",
     "curves": "10-verdict/",
 }
 

@@ -230,7 +230,7 @@ def test_a_page_fetches_only_the_widget_scripts_it_shows(web):
             "\\.js$/) || [])[1]).filter(Boolean).sort()")
     assert web.goto("code_lab/").evaluate(ours) == ["a11y", "runtime"]
     assert web.goto(PAGES["verdict"]).evaluate(ours) == ["a11y", "controls", "curves",
-                                                         "depth-data", "runtime", "verdict"]
+                                                         "runtime", "verdict"]
     assert web.goto(PAGES["blueprint"]).evaluate(ours) == ["a11y", "blueprint", "mathml",
                                                            "runtime", "stack-diagram"]
 
@@ -286,22 +286,6 @@ def test_no_animation_loop_off_screen(web):
 def test_url_fragments_are_clamped(web, name, fragment, attr, expected):
     w = web.widget(name, f"{PAGES[name]}#{fragment}")
     assert w.get_attribute(attr) == expected
-
-
-def test_widget_code_fits_the_budget(site_dir):
-    """What the widgets cost a reader: the runtime, every widget's script, the scripts they
-    share (stack diagram, controls, formulas) and the widget stylesheets, as served (minified by
-    hooks/minify_assets.py, gzip-compressed), the reserved heights about 0.2 KiB of it. (a11y.js and
-    a11y.css patch the theme and other pages; not widget code.)"""
-    from scripts.site import compressed
-
-    js = site_dir / "javascripts"
-    scripts = {"runtime", "stack-diagram", "controls", "mathml", *PAGES}
-    assert {f.stem for f in js.glob("*.js")} == scripts | {"a11y"}
-    files = [js / f"{name}.js" for name in sorted(scripts)]
-    files += sorted((site_dir / "stylesheets").glob("widget*.css"))
-    sizes = {f.name: len(compressed(f.read_bytes())) for f in files}
-    assert sum(sizes.values()) <= 25.5 * 1024, sizes
 
 
 def test_a_phone_gets_the_phone_layout_of_a_figure(web):

@@ -9,7 +9,7 @@ import unicodedata
 
 import pytest
 
-import stacklib
+import stacklib.params
 from scripts.site import ROOT, load_config, nav
 from stacklib.walkthrough import walkthrough
 

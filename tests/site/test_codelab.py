@@ -136,20 +136,13 @@ def test_page_shows_the_real_output(lab_runs, name):
     assert f"$ python code_lab/{name}_lab.py\n{lab_runs[name][0].rstrip()}\n```" in partial
 
 
-@pytest.mark.parametrize("name", [*LABS, "shared"])
-def test_lab_files_stay_short(name):
-    file = "shared_weights.py" if name == "shared" else f"{name}_lab.py"
-    lines = (LAB / file).read_text(encoding="utf-8").splitlines()
-    assert len(lines) <= 45, f"{file} has {len(lines)} lines: the page shows it whole"
-
-
 def test_notebook_holds_the_lab_files_and_their_outputs(lab_runs):
     """The committed notebook is the lab files executed: its first cell is shared_weights.py,
     each tab's cell prints what the file prints (the site shows these outputs; it never runs a
     kernel)."""
     import nbformat
 
-    from scripts.generation.notebook import lab_body, setup_source
+    from scripts.generation.codelab_notebook import lab_body, setup_source
 
     nb = nbformat.read(ROOT / "docs" / "code_lab.ipynb", as_version=4)
     cells = {c.id: c for c in nb.cells if c.cell_type == "code"}
@@ -163,3 +156,122 @@ def test_notebook_holds_the_lab_files_and_their_outputs(lab_runs):
     checks = cells["check"].outputs[0].text
     assert "PyTorch and Keras agree to 1e-6: True" in checks
     assert "PyTorch and NumPy agree to 1e-6: True" in checks
+
+
+# ---------------------------------------------------------------- both directions, two stacks
+BIDI = ("bidirectional_pytorch", "bidirectional_keras")
+BIDI_MARK = "@@BIDI-RESULT@@"
+BIDI_RUNNER = f"""
+import json, runpy, sys
+import numpy as np
+import bidirectional_weights
+shown = {{}}
+def capture(output, h_n, params, show=bidirectional_weights.show):
+    shown.update(output=np.asarray(output).tolist(), h_n=np.asarray(h_n).tolist(),
+                 params=int(params))
+    show(output, h_n, params)
+bidirectional_weights.show = capture
+runpy.run_path(sys.argv[1], run_name="__main__")
+print({BIDI_MARK!r} + json.dumps(shown))
+"""
+
+
+@pytest.fixture(scope="module")
+def bidi_runs(tmp_path_factory) -> dict[str, tuple[str, dict]]:
+    """name -> (what the file printed, its full-precision output, h_n and parameter count),
+    each run in a folder holding only it and bidirectional_weights.py."""
+    root = tmp_path_factory.mktemp("bidirectional")
+    runs = {}
+    for name in BIDI:
+        folder = root / name
+        folder.mkdir()
+        for file in (f"{name}.py", "bidirectional_weights.py"):
+            shutil.copy2(LAB / file, folder / file)
+        proc = subprocess.run([sys.executable, "-c", BIDI_RUNNER, f"{name}.py"], cwd=folder,
+                              env=tool_env(), capture_output=True, text=True, timeout=300,
+                              check=False)
+        assert proc.returncode == 0, f"{name}.py failed:\n{proc.stderr[-3000:]}"
+        printed, _, payload = proc.stdout.rpartition(BIDI_MARK)
+        runs[name] = (printed, json.loads(payload))
+    return runs
+
+
+@pytest.mark.parametrize("name", BIDI)
+def test_a_bidirectional_tab_needs_only_its_framework_and_the_shown_weights(name):
+    assert _imports(f"{name}.py") <= {"os", "numpy", FRAMEWORK[name.split("_")[1]],
+                                      "bidirectional_weights"}
+    assert _imports("bidirectional_weights.py") == {"numpy"}
+
+
+def test_the_bidirectional_tabs_agree_and_show_the_shapes(bidi_runs):
+    """Both frameworks print the same numbers; output is (T, B, 2H) with the forward half
+    first; h_n is (2L, B, H), forward row before backward row; the backward direction ends at
+    the first step; the counts differ by one bias vector per gate block and direction."""
+    import runpy
+
+    w = runpy.run_path(str(LAB / "bidirectional_weights.py"))
+    T, B, H, L = w["STEPS"], w["BATCH"], w["HIDDEN_SIZE"], w["NUM_LAYERS"]
+    torch_run, keras_run = (bidi_runs[name][1] for name in BIDI)
+    for key in ("output", "h_n"):
+        np.testing.assert_allclose(keras_run[key], torch_run[key], rtol=0, atol=1e-6)
+    output, h_n = np.array(torch_run["output"]), np.array(torch_run["h_n"])
+    assert output.shape == (T, B, 2 * H) and h_n.shape == (2 * L, B, H)
+    np.testing.assert_array_equal(h_n[-2], output[-1, :, :H])  # top layer, forward: last step
+    np.testing.assert_array_equal(h_n[-1], output[0, :, H:])   # top layer, backward: first step
+    assert torch_run["params"] - keras_run["params"] == L * 2 * 4 * H
+
+
+@pytest.mark.parametrize("name", [*BIDI, "handoff_pytorch"])
+def test_page_shows_what_the_example_prints(name, bidi_runs):
+    partial = (GENERATED / "partials" / f"codelab_{name}_out.md").read_text(encoding="utf-8")
+    if name in BIDI:
+        printed = bidi_runs[name][0]
+    else:
+        proc = subprocess.run([sys.executable, f"{name}.py"], cwd=LAB, env=tool_env(),
+                              capture_output=True, text=True, timeout=300, check=True)
+        printed = proc.stdout
+        assert printed.rstrip().endswith("the same output: True")
+    assert f"$ python code_lab/{name}.py\n{printed.rstrip()}\n```" in partial
+
+
+@pytest.mark.parametrize(("cell", "sizes"), [("lstm", (100, 128, 3)), ("gru", (7, 5, 2)),
+                                             ("rnn", (3, 4, 4)), ("lstm", (3, 2, 1))])
+def test_the_bidirectional_count_is_torchs(cell, sizes):
+    """§07's table and E7's answer: the count built from one-layer counts with fan-in 2H above
+    layer 1 is what torch.nn's bidirectional layers hold."""
+    import torch
+
+    from stacklib.params import bidirectional_params
+
+    module = {"lstm": torch.nn.LSTM, "gru": torch.nn.GRU, "rnn": torch.nn.RNN}[cell]
+    stack = module(sizes[0], sizes[1], num_layers=sizes[2], bidirectional=True)
+    assert 2 * sum(bidirectional_params(cell, *sizes)) == sum(p.numel() for p in
+                                                              stack.parameters())
+
+
+def test_the_bidirectional_count_is_keras(bidi_runs):
+    """Both conventions, against the two tabs' own counts (Keras: model.count_params())."""
+    import runpy
+
+    from stacklib.params import bidirectional_params
+
+    w = runpy.run_path(str(LAB / "bidirectional_weights.py"))
+    sizes = (w["INPUT_SIZE"], w["HIDDEN_SIZE"], w["NUM_LAYERS"])
+    assert 2 * sum(bidirectional_params("lstm", *sizes, framework="keras")) == \
+        bidi_runs["bidirectional_keras"][1]["params"]
+    assert 2 * sum(bidirectional_params("lstm", *sizes)) == \
+        bidi_runs["bidirectional_pytorch"][1]["params"]
+
+
+def test_exercise_snippets_print_what_they_say(capsys):
+    """§13: each exercise's snippet runs as shown and prints what its last comment says."""
+    import re
+
+    page = (ROOT / "docs" / "13-mastery-check.md").read_text(encoding="utf-8")
+    exercises = page[re.search(r"^### E\d+ ·", page, re.M).start():]
+    snippets = re.findall(r"```python\n(.*?)```", exercises, re.S)
+    assert len(snippets) == 2
+    for code in snippets:
+        said = re.search(r"# prints (.+)$", code.strip().splitlines()[-1]).group(1)
+        exec(compile(code, "<exercise>", "exec"), {})
+        assert capsys.readouterr().out.strip() == said.strip()

@@ -19,7 +19,7 @@ FIGURES = {  # the lecture's figures -> the page that shows each (static twin of
     "pricing_vs_layers.svg": "05-cell-flavors/index.html",
     "live_stack.svg": "06-live-stack/index.html",
     "gradient_decay.svg": "09-vanishing-paths/index.html",
-    "depth_vs_width.svg": "10-verdict/index.html", "depth_vs_data.svg": "10-verdict/index.html",
+    "depth_vs_width.svg": "10-verdict/index.html", "depth_vs_data.svg": "10b-depth-and-data/index.html",
 }
 MARKDOWN_PAGES = [src for _, src in nav() if src.endswith(".md")]
 
@@ -167,7 +167,7 @@ def test_quiz_answers_are_present(site):
 
 
 def test_quiz_answer_letters_match_the_generated_key():
-    """docs/13's "??? success" answers start with the letters scripts/generation/quiz.py
+    """docs/13's "??? success" answers start with the letters scripts/generation/quiz_answers.py
     records."""
     import json
 

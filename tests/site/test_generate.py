@@ -55,7 +55,7 @@ def test_hand_edit_is_regenerated(fresh):
     target = out / "generated" / "partials" / "params_rnn.md"
     original = target.read_text(encoding="utf-8")
     target.write_text(original.replace("95,488", "95,489"), encoding="utf-8")
-    assert pipeline.generate(out, names=["params"], **QUIET) == {"params": "ran"}
+    assert pipeline.generate(out, names=["parameter_tables"], **QUIET) == {"parameter_tables": "ran"}
     assert target.read_text(encoding="utf-8") == original
 
 
@@ -89,23 +89,24 @@ def _repository_copy(tmp_path):
 
 # Edited module -> the generators and experiments that import it, directly or not. The code lab
 # and its notebook import no stacklib module (the weights are written out in
-# code_lab/shared_weights.py); a generator that imports a stacklib module also runs
-# stacklib/__init__.py, which imports stacklib.params.
+# code_lab/shared_weights.py).
 DEPENDENTS = {
-    "code_lab/shared_weights.py": ({"codelab", "notebook"}, set()),
-    "stacklib/walkthrough.py": ({"walkthrough", "quiz"}, set()),
-    "stacklib/params.py": ({"params", "examples", "quiz", "figures_charts",
-                            "widget_data", "shakespeare_tables",
-                            "figures_shakespeare", "shakespeare_curves"}, set(REGISTRY)),
-    "stacklib/charlm/summary.py": ({"shakespeare_tables", "figures_shakespeare",
-                                    "shakespeare_curves"}, set()),
+    "code_lab/shared_weights.py": ({"codelab_outputs", "codelab_notebook"}, set()),
+    "stacklib/walkthrough.py": ({"walkthrough_tables", "quiz_answers", "prose_numbers"}, set()),
+    "stacklib/params.py": ({"parameter_tables", "example_tables", "quiz_answers",
+                            "parameter_figures", "trained_data", "shakespeare_tables", "latency_table",
+                            "shakespeare_figures", "shakespeare_curves", "prose_numbers"},
+                           {"depth_width", "latency"}),
+    "stacklib/charlm/summary.py": ({"shakespeare_tables", "shakespeare_figures",
+                                    "shakespeare_curves", "prose_numbers"}, set()),
     # the latency measurement depends on parameter counting only: editing the toy models'
     # training code does not re-time it
     "stacklib/experiments/agreement.py": (set(), set(REGISTRY) - {"gradient_flow", "latency"}),
     "stacklib/experiments/stacks.py": (set(), {"stacks", "probes", "depth_width"}),
     "stacklib/experiments/budget.py": (set(), {"depth_width", "latency"}),
-    "stacklib/lecture.py": ({"params", "examples", "walkthrough", "quiz", "figures_charts",
-                             "figures_gradient", "widget_data"},
+    "stacklib/lecture.py": ({"parameter_tables", "example_tables", "walkthrough_tables",
+                             "quiz_answers", "parameter_figures", "gradient_figures",
+                             "trained_data", "prose_numbers"},
                             set(REGISTRY)),
 }
 

@@ -12,7 +12,6 @@ import re
 import pytest
 from sitebuild import DOCS
 
-from scripts.benchmarks.lighthouse import MAX_WEIGHT_KIB, page_weight
 
 SCRIPT = re.compile(r"<script\b([^>]*)>", re.IGNORECASE)
 OUR_JS = re.compile(r'\ssrc="[^"]*?(?<![\w-])(?<!assets/)javascripts/([\w-]+)\.js"')
@@ -110,15 +109,6 @@ def test_lecture_math_needs_only_the_core_font(site):
     for page in site.pages.values():
         missing = math_codepoints(page.html) - core
         assert not missing, f"{page.rel}: " + " ".join(f"U+{c:04X} {chr(c)}" for c in missing)
-
-
-def test_lecture_pages_stay_light(site):
-    """HTML plus the files it references, uncompressed (Lighthouse's 700 KiB target is for the
-    compressed transfer: this bound is stricter)."""
-    for rel in site.pages:
-        if LECTURE.match(rel):
-            kib = page_weight(site.site, rel.removesuffix("index.html")) / 1024
-            assert kib <= MAX_WEIGHT_KIB, f"{rel}: {kib:.0f} KiB"
 
 
 def test_notebook_page_carries_only_the_css_it_uses(site):

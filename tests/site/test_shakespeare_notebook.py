@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from sitebuild import DOCS
 
-from scripts.generation import notebook_shakespeare as gen
+from scripts.generation import shakespeare_notebook as gen
 from scripts.toolenv import apply
 from stacklib import corpus
 
@@ -141,15 +141,15 @@ def test_the_closing_words_describe_the_run(committed):
 
 
 def test_the_run_scores_worse_than_the_studys_two_layer_models(committed):
-    """The closing cell's "expect this run's test score to be worse (higher) than that
-    section's two-layer models'": worse than every seed of them, plain or residual."""
+    """The closing cell's "expect this run's test score to be worse (higher) than the study's
+    two-layer models'": worse than every seed of them, plain or residual."""
     cells = {cell.id: cell for cell in committed.cells}
     notebook = float(re.search(r"2-layer LSTM\s+(\d+\.\d+)", printed(cells["score"]))[1])
     study = json.loads((DOCS / "generated/data/shakespeare.json").read_text(encoding="utf-8"))
     two_layers = [cfg["test_bpc"]["values"] for cfg in study["depth"].values()
                   if cfg["layers"] == 2]
     assert len(two_layers) == 2  # plain and residual
-    assert "worse (higher) than that section's two-layer models'" in \
+    assert "worse (higher) than the study's two-layer models'" in \
         " ".join(cells["closing"].source.split())
     assert notebook > max(max(values) for values in two_layers)
 

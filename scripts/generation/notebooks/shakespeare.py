@@ -3,7 +3,7 @@
 #
 # This notebook trains a character-level language model, a stack of two LSTM layers, on
 # Shakespeare's plays and scores it on plays it never saw. It is the core experiment of the
-# section *Depth on real text* of the lecture's §10 (Verdict), cut down to a short run that
+# lecture's Shakespeare study (set up in §01, reported in §10), cut down to a short run that
 # takes about a minute on one CPU thread, so you can reproduce it and change it.
 #
 # It needs no code from the lecture's repository, only three packages and the plays:
@@ -299,11 +299,10 @@ print(sample(model, PROMPT, SAMPLE_LENGTH, TEMPERATURE))
 # ## How this compares with the lecture's study
 #
 # This is one short run with one seed, at one learning rate, stopped before it has read all
-# of the training plays once. The section *Depth on real text* of §10 trains the same kind of
-# model at several depths and widths for many times as many steps, halving the learning rate
-# whenever the validation score stops improving and stopping when it no longer does, with
-# three seeds per configuration. Expect this run's test score to be worse (higher) than that
-# section's two-layer models': their numbers, not this run's, are the lecture's evidence about
-# depth. To
-# go further, raise `STEPS`, lower `LEARNING_RATE` once the curve flattens, or change
-# `NUM_LAYERS` and `HIDDEN_SIZE` and compare.
+# of the training plays once. The lecture's study trains the same kind of model at several
+# depths and widths, for many times as many steps, with three seeds per configuration. It
+# halves the learning rate whenever the validation score stops improving, and stops when it
+# no longer does (§01 describes the recipe, §10 the results). Expect this run's test score to
+# be worse (higher) than the study's two-layer models': their numbers, not this run's, are the
+# lecture's evidence about depth. To go further, raise `STEPS`, lower `LEARNING_RATE` once the
+# curve flattens, or change `NUM_LAYERS` and `HIDDEN_SIZE` and compare.

@@ -16,6 +16,7 @@ from __future__ import annotations
 from scripts.generation.markdown import NBSP, fmt_int, fmt_num, header_comment, md_table
 from scripts.generation.write import Output
 from stacklib.lecture import DEPTH_VS_WIDTH, GRADIENT_MODEL, PRICE_DEFAULTS
+from stacklib.params import bidirectional_params
 
 DATA = ["docs/generated/experiments/depth_data.json"]
 CHOICES = {"q1": "B", "q2": "A", "q6": "B", "q8": "C"}  # letters of multiple-choice answers
@@ -95,7 +96,7 @@ def exercise_rows(depth_data: dict) -> list[list[str]]:
 
     # E1's stack is Q3's (§05's defaults), with a batch of 5; E2's rival is §10's deep shape.
     D, H, L = (PRICE_DEFAULTS[k] for k in ("input_size", "hidden_size", "num_layers"))
-    B = 5
+    T, B = 7, 5  # E1's sequence: 7 steps, a batch of 5
     x, (deep_layers, deep) = DEPTH_VS_WIDTH["input_size"], DEPTH_VS_WIDTH["deep"]
     lstm3, lstm4 = count_params("lstm", D, H, L), count_params("lstm", D, H, L + 1)
     upper = param_breakdown("lstm", D, H, L + 1)[-1].total
@@ -127,6 +128,15 @@ def exercise_rows(depth_data: dict) -> list[list[str]]:
                f"{factor ** (quiet - 1):.3f}, while {fmt_num(factor, 2)}<sup>{quiet - 2}</sup> "
                f"= {factor ** (quiet - 2):.3f}", "toy model of §09"],
     ]
+    # E7: E1's stack read both ways (each direction above layer 1 reads 2H numbers).
+    one_direction = bidirectional_params("lstm", D, H, L)
+    e7 = ["E7", f"**{fmt_int(2 * sum(one_direction))}** = 2 · ({fmt_int(one_direction[0])} + "
+                f"{L - 1} · {fmt_int(one_direction[1])}): each direction of layer 1 costs what "
+                f"layer 1 did, but each direction above reads both states below, {2 * H} wide. "
+                f"`out` becomes ({T}, {B}, {2 * H}), `h_n` ({2 * L}, {B}, {H}): two rows per "
+                "layer, forward then backward",
+          "`stacklib.params.bidirectional_params` checked against "
+          "`torch.nn.LSTM(bidirectional=True)`"]
     if depth_data:
         s, small = depth_data["summary"], 0  # index of the smallest training set
         first, last = depth_data["depths"].index(1), depth_data["depths"].index(4)
@@ -137,6 +147,7 @@ def exercise_rows(depth_data: dict) -> list[list[str]]:
                            f"{depth_data['sizes'][small]} sentences; agreement error "
                            f"{fmt_num(err[1], 2)} against {fmt_num(err[0], 2)}, near chance",
                      "`stacklib.experiments.depth_data` (mean over seeds)"])
+    rows.append(e7)
     return rows
 
 

@@ -57,10 +57,11 @@ def live_probes_md(probes: dict) -> str:
                                                        "at mismatched attractors")
                      for layer in model["layers"][1:])]
     note = ("\nHeld-out accuracy of a logistic-regression probe per layer of the "
-            f"{model['num_layers']}-layer LSTM, trained {len(seeds)} times with different seeds: "
+            f"{model['num_layers']}-layer LSTM, trained {len(seeds)} times with different seeds "
+            "(`stacklib.experiments.probes`). The first table gives the "
             f"mean{PM}standard deviation over the {len(seeds)} trained models (the population "
-            "formula), then the structural rows model by model; the baseline always guesses the "
-            "most common answer (`stacklib.experiments.probes`). The figure above shows the "
+            "formula), the second the structural rows model by model. The baseline always "
+            "guesses the most common answer. The figure above shows the "
             f"seed-{seeds[0]} model. How far each layer's state moves per word (mean "
             "\\|Δh\\| over held-out sentences), layer 1 → layer 2: "
             + "; ".join(f"seed {seed} {fmt_num(a, 3)} → {fmt_num(b, 3)} (×{b / a:.2f})"
@@ -138,10 +139,9 @@ def same_budget_md(dw: dict) -> str:
     note = (f"\nNext-word LSTMs on the synthetic agreement language (word vectors of size "
             f"{cfg['embed_size']}, no residual connections), {len(dw['config']['seeds'])} seeds "
             f"each, trained until held-out agreement reached {100 * cfg['stop_at']:.0f}{NBSP}% "
-            "or for at most "
-            f"{fmt_int(cfg['steps'])} steps; agreement is the mean{PM}standard deviation over "
-            "seeds (the population formula), parameters count "
-            "the recurrent layers in PyTorch's convention (`stacklib.experiments.depth_width`). "
+            f"or for at most {fmt_int(cfg['steps'])} steps (`stacklib.experiments.depth_width`). "
+            f"Agreement is the mean{PM}standard deviation over seeds (the population formula); "
+            "parameters count the recurrent layers in PyTorch's convention. "
             f"During training, agreement is scored on a smaller held-out sample "
             f"({fmt_int(cfg['n_curve'])} sentences), and a run that had already stopped counts "
             "with its last value.\n")

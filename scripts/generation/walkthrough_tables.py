@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from scripts.generation.markdown import fmt_num, header_comment, md_table
 from scripts.generation.write import Output
-
-GATE_NAMES = ("i", "f", "g", "o")
+from stacklib.config import CELLS
 
 
 def vec(values) -> str:
@@ -64,7 +63,7 @@ def _weights_md(w: dict) -> str:
         fan_in = len(wi[0])
         rows = []
         for r in range(len(wi)):
-            gate, unit = GATE_NAMES[r // H], r % H + 1
+            gate, unit = CELLS["lstm"].gate_names[r // H], r % H + 1
             rows.append([f"{gate} · unit {unit}", f"`{svec(wi[r])}`", f"`{svec(wh[r])}`",
                          f"`{short(bi[r])}`", f"`{short(bh[r])}`"])
         src = "x_t" if lay == 1 else f"h_t^{{[{lay - 1}]}}"

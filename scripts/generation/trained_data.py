@@ -68,7 +68,7 @@ def live_stack(stacks: dict) -> dict:
 
 
 def vanishing(flow: dict) -> dict:
-    from scripts.generation.examples import gradient_model
+    from scripts.generation.example_tables import gradient_model
 
     model, max_layers = gradient_model(), GRADIENT_MODEL["max_layers"]
     out = {"model": model["model"], "factor": model["factor"], "num_layers": model["num_layers"],

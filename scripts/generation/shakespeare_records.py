@@ -2,7 +2,7 @@
 
 The runs are trained by ``python -m scripts.experiments.shakespeare`` into
 docs/generated/experiments/shakespeare/<run>.json; the side-by-side timings into timing.json.
-A generator that shows the study declares ``DATA = study_records.DATA`` and gets everything
+A generator that shows the study declares ``DATA = shakespeare_records.DATA`` and gets everything
 through ``load``: every planned run of every group the pages show must be there (a partial
 study is an error, never a partial figure).
 """

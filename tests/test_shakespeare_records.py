@@ -6,18 +6,18 @@ import json
 
 import pytest
 
-from scripts.generation import study_records
+from scripts.generation import shakespeare_records
 from scripts.generation.write import Output
 
 
 def _output(tmp_path, names):
-    folder = tmp_path / study_records.STUDY
+    folder = tmp_path / shakespeare_records.STUDY
     folder.mkdir(parents=True)
     record = {"config": {"model": {"vocab_size": 76}}}
     rels = []
     for name in names:
         (folder / f"{name}.json").write_text(json.dumps({**record, "name": name}))
-        rels.append(f"{study_records.STUDY}/{name}.json")
+        rels.append(f"{shakespeare_records.STUDY}/{name}.json")
     return Output(tmp_path / "docs", rels, tmp_path)
 
 
@@ -25,12 +25,12 @@ def test_a_partial_study_is_an_error_naming_the_missing_runs_and_the_command(tmp
     out = _output(tmp_path, ["L1-h128-s0"])
     from stacklib.charlm.study import plan
 
-    shown = [r for r in plan(76) if r.group in study_records.SHOWN]
+    shown = [r for r in plan(76) if r.group in shakespeare_records.SHOWN]
     missing = rf"{len(shown) - 1} planned runs missing \(L1-h128-lr0.002-short-s0.*"
     with pytest.raises(FileNotFoundError, match=missing + "python -m scripts.experiments"):
-        study_records.load(out)
+        shakespeare_records.load(out)
 
 
 def test_no_study_at_all_is_an_error_naming_the_command(tmp_path):
     with pytest.raises(FileNotFoundError, match=r"no runs; run `python -m scripts\.experiments"):
-        study_records.load(Output(tmp_path / "docs", [], tmp_path))
+        shakespeare_records.load(Output(tmp_path / "docs", [], tmp_path))

@@ -3,6 +3,8 @@
 generated/partials/params_{rnn,gru,lstm}.md  per-layer breakdown, both conventions (L=3 H=128 D=100)
 generated/partials/params_summary.md         the three cells side by side
 generated/partials/depth_vs_width.md         §10's head-to-head table
+generated/partials/params_bidirectional.md   §07: a stack that reads both ways, per layer and
+                                             direction, beside the one-way stack
 generated/data/params.json                   the price widget's data and slider ranges (the
                                              widget types no number of its own)
 """
@@ -10,8 +12,9 @@ generated/data/params.json                   the price widget's data and slider 
 from __future__ import annotations
 
 from scripts.generation.markdown import fmt_int, header_comment, md_table
-from scripts.generation.names import CELL_NAMES, CELLS, FRAMEWORKS
+from scripts.generation.names import FRAMEWORKS
 from scripts.generation.write import Output
+from stacklib.config import CELLS
 from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_DEFAULTS, PRICE_MAX_LAYERS, PRICE_MAX_SIZE
 
 
@@ -32,7 +35,7 @@ def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
                  fmt_int(sum(r.recurrent_weights for r in torch_rows)),
                  fmt_int(sum(r.biases for r in torch_rows)), f"**{fmt_int(total_t)}**",
                  fmt_int(sum(r.biases for r in keras_rows)), f"**{fmt_int(total_k)}**"])
-    caption = (f"{CELL_NAMES[cell]}, L = {L}, H = {h}, D = {x}: parameters per layer. "
+    caption = (f"{CELLS[cell].title}, L = {L}, H = {h}, D = {x}: parameters per layer. "
                "PyTorch keeps two bias vectors per gate block (`bias_ih`, `bias_hh`); Keras keeps "
                + ("two for `GRU(reset_after=True)`." if cell == "gru" else "one.")
                + " Layer 1's input weights use the input size D, every layer above uses H.")
@@ -40,7 +43,6 @@ def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
 
 
 def _summary(x: int, h: int, L: int) -> str:
-    from stacklib.config import GATES
     from stacklib.params import count_params, param_breakdown
 
     header = ["Stack", "Gate blocks per layer", "Layer 1 (PyTorch)", "Each layer above (PyTorch)",
@@ -49,7 +51,7 @@ def _summary(x: int, h: int, L: int) -> str:
     for cell in CELLS:
         layers = param_breakdown(cell, x, h, L)
         upper = fmt_int(layers[1].total) if L > 1 else "—"
-        rows.append([CELL_NAMES[cell], GATES[cell], fmt_int(layers[0].total), upper,
+        rows.append([CELLS[cell].title, CELLS[cell].gates, fmt_int(layers[0].total), upper,
                      f"**{fmt_int(count_params(cell, x, h, L))}**",
                      fmt_int(count_params(cell, x, h, L, framework="keras"))])
     note = (f"Defaults of the price sliders: L = {L} layers, hidden size H = {h}, input size "
@@ -98,8 +100,28 @@ def _depth_vs_width() -> str:
     return header_comment(__name__) + md_table(header, rows, "lll") + "\n" + note + "\n"
 
 
+def _bidirectional(x: int, h: int, L: int) -> str:
+    from stacklib.params import bidirectional_params, param_breakdown
+
+    cell = "lstm"
+    one_way = param_breakdown(cell, x, h, L)
+    both = {f: bidirectional_params(cell, x, h, L, framework=f) for f in FRAMEWORKS}
+    header = ["Layer", "Fan-in, one way", "One way (PyTorch)", "Fan-in, both ways",
+              "Both ways (PyTorch)", "Both ways (Keras)"]
+    rows = [[k + 1, f"{'D' if k == 0 else 'H'} = {row.fan_in}", fmt_int(row.total),
+             f"D = {x}" if k == 0 else f"2H = {2 * h}", fmt_int(2 * both["torch"][k]),
+             fmt_int(2 * both["keras"][k])] for k, row in enumerate(one_way)]
+    total_one, total_both = sum(r.total for r in one_way), 2 * sum(both["torch"])
+    rows.append(["**Total**", "", f"**{fmt_int(total_one)}**", "",
+                 f"**{fmt_int(total_both)}**", f"**{fmt_int(2 * sum(both['keras']))}**"])
+    note = (f"{CELLS[cell].title}, L = {L}, H = {h}, D = {x}. Both ways, each layer holds two "
+            "directions of the same shape. Above layer 1 each direction reads both states of "
+            f"the layer below, so the bidirectional stack costs ×{total_both / total_one:.2f} "
+            "the one-way stack, not ×2.")
+    return header_comment(__name__) + md_table(header, rows, "lrrrrr") + "\n" + note + "\n"
+
+
 def params_data() -> dict:
-    from stacklib.config import GATES
     from stacklib.params import bias_vectors, count_params, param_breakdown
 
     d = PRICE_DEFAULTS
@@ -110,7 +132,7 @@ def params_data() -> dict:
         "sliders": {"num_layers": {"min": 1, "max": max(layers)},
                     **{k: {"min": 1, "max": PRICE_MAX_SIZE}
                        for k in ("hidden_size", "input_size")}},
-        "gates": {c: GATES[c] for c in CELLS},
+        "gates": {c: CELLS[c].gates for c in CELLS},
         "bias_vectors": {f: {c: bias_vectors(c, f) for c in CELLS} for f in FRAMEWORKS},
         "formula": "layer 1: G*h*(x + h) + B*G*h; layer l >= 2: G*h*(h + h) + B*G*h",
         "at_defaults": {
@@ -131,4 +153,5 @@ def run(out: Output) -> None:
         out.text(f"generated/partials/params_{c}.md", _breakdown_table(c, x, h, L))
     out.text("generated/partials/params_summary.md", _summary(x, h, L))
     out.text("generated/partials/depth_vs_width.md", _depth_vs_width())
+    out.text("generated/partials/params_bidirectional.md", _bidirectional(x, h, L))
     out.json("generated/data/params.json", params_data())

@@ -3,6 +3,9 @@
 generated/partials/codelab_{pytorch,keras,numpy}_out.md  the stdout of
                                                           `python code_lab/<name>_lab.py`
 generated/data/codelab.json                               the same outputs, parsed
+generated/partials/codelab_{bidirectional_pytorch,bidirectional_keras,handoff_pytorch}_out.md
+    the stdout of `python code_lab/<name>.py`: the bidirectional stack in both frameworks,
+    and the encoder-to-decoder handoff
 """
 
 from __future__ import annotations
@@ -17,12 +20,18 @@ from scripts.generation.write import Output
 from scripts.toolenv import tool_env
 
 DATA = ["code_lab/*.py"]  # run as programs: their imports count too
-LABS = ("pytorch", "keras", "numpy")
+LABS = ("pytorch", "keras", "numpy")  # the three tabs of one stack: code_lab/<name>_lab.py
+EXAMPLES = ("bidirectional_pytorch", "bidirectional_keras", "handoff_pytorch")  # <name>.py
+
+
+def lab_file(name: str) -> str:
+    return f"{name}_lab.py" if name in LABS else f"{name}.py"
 
 
 def run_lab(name: str, timeout: float = 300) -> str:
-    """Run code_lab/<name>_lab.py in a fresh interpreter, as a reader would; return its stdout."""
-    path = ROOT / "code_lab" / f"{name}_lab.py"
+    """Run a code-lab file (a name of LABS or EXAMPLES) in a fresh interpreter, as a reader
+    would; return its stdout."""
+    path = ROOT / "code_lab" / lab_file(name)
     proc = subprocess.run([sys.executable, str(path)], cwd=ROOT, env=tool_env(),
                           capture_output=True, text=True, timeout=timeout, check=False)
     if proc.returncode != 0:
@@ -46,11 +55,10 @@ def parse_output(text: str) -> dict[str, list]:
 
 
 def run(out: Output) -> None:
-    parsed = {}
+    names = (*LABS, *EXAMPLES)
     with ThreadPoolExecutor(len(LABS)) as pool:  # three interpreters at once
-        outputs = dict(zip(LABS, pool.map(run_lab, LABS), strict=True))
+        outputs = dict(zip(names, pool.map(run_lab, names), strict=True))
     for name, stdout in outputs.items():
-        parsed[name] = parse_output(stdout)
-        body = f"```text\n$ python code_lab/{name}_lab.py\n{stdout.rstrip()}\n```\n"
+        body = f"```text\n$ python code_lab/{lab_file(name)}\n{stdout.rstrip()}\n```\n"
         out.text(f"generated/partials/codelab_{name}_out.md", header_comment(__name__) + body)
-    out.json("generated/data/codelab.json", parsed)
+    out.json("generated/data/codelab.json", {name: parse_output(outputs[name]) for name in LABS})

@@ -19,13 +19,12 @@ from scripts.generation.figures import (
     save_layouts,
 )
 from scripts.generation.markdown import fmt_int
-from scripts.generation.names import CELL_NAMES, CELLS
 from scripts.generation.write import Output
+from stacklib.config import CELLS
 from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_DEFAULTS, PRICE_MAX_LAYERS
 
 
 def pricing_vs_layers(phone: bool):
-    from stacklib.config import GATES
     from stacklib.params import count_params
 
     plt = mpl()
@@ -35,9 +34,10 @@ def pricing_vs_layers(phone: bool):
     fig, ax = plt.subplots(figsize=(PHONE_WIDTH, 4.2) if phone else (7.2, 4.4))
     for cell in CELLS:
         counts = [count_params(cell, x, h, n) for n in layers]
-        blocks = f"{GATES[cell]} gate block{'s' if GATES[cell] > 1 else ''}"
+        gates = CELLS[cell].gates
+        blocks = f"{gates} gate block{'s' if gates > 1 else ''}"
         ax.plot(layers, counts, marker="o", ms=4, lw=2, color=CELL_COLORS[cell],
-                label=f"{CELL_NAMES[cell]} ({blocks} / layer)")
+                label=f"{CELLS[cell].title} ({blocks} / layer)")
         at = counts[default_L - 1]
         ax.annotate(fmt_int(at), (default_L, at), xytext=(8, -12),
                     textcoords="offset points", fontsize=8.5, color=CELL_COLORS[cell])

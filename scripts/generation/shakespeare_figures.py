@@ -6,7 +6,8 @@ generated/figures/shakespeare_budget.svg      the same for 1-4 layers at one par
 generated/figures/shakespeare_data.svg        training and test bpc against training-set size,
                                               1 and 3 layers
 generated/figures/shakespeare_timescales.svg  how long a one-character change lasts in each
-                                              layer's h and c (4-layer stacks)
+                                              layer's h and c, as a share of the layer's peak
+                                              (4-layer stacks)
 generated/figures/shakespeare_gradients.svg   each layer's weight-gradient norm while 8-layer
                                               stacks train, with and without residual
                                               connections and clipping
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scripts.generation import study_records
+from scripts.generation import shakespeare_records
 from scripts.generation.figures import (
     GREY,
     LABEL,
@@ -34,8 +35,9 @@ from scripts.generation.figures import (
     save_layouts,
 )
 from scripts.generation.write import Output
+from stacklib.charlm.summary import TAIL
 
-DATA = study_records.DATA
+DATA = shakespeare_records.DATA
 BPC_AXIS = (2.0, 2.9)  # the learning curves' y range, shared with their live version's data
 
 
@@ -125,6 +127,8 @@ def data_figure(plt, s: dict, all_chars: int, phone: bool):
 
 
 def timescale_figure(plt, s: dict, phone: bool, layers: int = 4):
+    """Each layer's decay curve divided by its own peak, as the timescale table reads it: the
+    half-life is where a curve crosses 1/2, the table's "share left" where it crosses TAIL."""
     fig, axes = plt.subplots(*((4, 1) if phone else (2, 2)),
                              figsize=(PHONE_WIDTH - 0.3, 9.6) if phone else (8.6, 5.6),
                              sharex=True, squeeze=False)
@@ -135,11 +139,13 @@ def timescale_figure(plt, s: dict, phone: bool, layers: int = 4):
         for row, state in enumerate(("h", "c")):
             ax = axes[row, col]
             for layer, curve in enumerate(c["timescales"][state]["curve"]):
-                ax.plot(np.arange(len(curve)), curve, color=layer_color(layer + 1, layers),
-                        lw=1.7, label=f"layer {layer + 1}")
+                ax.plot(np.arange(len(curve)), np.array(curve) / max(curve),
+                        color=layer_color(layer + 1, layers), lw=1.7, label=f"layer {layer + 1}")
+            ax.axhline(0.5, color=GREY, lw=0.9, ls="--")
+            ax.axvline(TAIL, color=GREY, lw=0.9, ls=":")
             kind = "residual" if residual else "plain"
             ax.set_title(f"{layers} layers, {kind}: {state}", fontsize=TITLE)
-            ax.set_ylabel("relative change", fontsize=LABEL)
+            ax.set_ylabel("share of its peak", fontsize=LABEL)
             ax.set_yscale("log")  # a constant half-life is a straight line
             ax.tick_params(labelsize=TICK)
             _log_ticks(ax, phone)
@@ -189,8 +195,9 @@ TITLES = {
               "parameter budget; mean over three seeds with their range",
     "data": "Training and test bits per character against the number of training characters, "
             "one and three layers, each trained until validation stopped improving",
-    "timescales": "How strongly each layer's h and c still differ a number of characters after "
-                  "a one-character change, four-layer stacks, plain and residual",
+    "timescales": "How much of a one-character change each layer's h and c still carry a "
+                  "number of characters later, as a share of the layer's peak, four-layer "
+                  "stacks, plain and residual",
     "gradients": "Each layer's weight-gradient norm while eight-layer stacks train, plain and "
                  "residual, with and without gradient clipping",
 }
@@ -199,7 +206,7 @@ TITLES = {
 def run(out: Output) -> None:
     from stacklib.corpus import shakespeare
 
-    study = study_records.load(out)
+    study = shakespeare_records.load(out)
     s = study.summary
     plt = mpl()
     all_chars = len(shakespeare().train.text)

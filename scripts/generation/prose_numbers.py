@@ -1,0 +1,246 @@
+"""The results the lecture's prose types, computed by stacklib: generated/data/prose_numbers.json.
+
+``REGISTRY`` maps each literal result string typed in ``docs/*.md`` (outside code fences,
+inline code and snippet lines) to the pages that state it and a function that computes it with
+stacklib. The generator writes, per literal, stacklib's value and the pages; the prose test
+(tests/test_prose_numbers.py, which needs no torch: `make check-docs` runs it) holds the pages
+to it: every literal equals its value and still appears on its pages, and every other number in
+the prose is on the test's short allowlist of non-results. To change a result, change stacklib
+(or its configuration), then the prose and this registry, and regenerate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from scripts.generation import shakespeare_records
+from scripts.generation.write import Output
+from stacklib.params import count_params, param_breakdown
+
+DATA = ["docs/generated/experiments/depth_data.json", *shakespeare_records.DATA]
+OUTPUT = "generated/data/prose_numbers.json"
+HOME, BLUEPRINT, CELLS, LIVE, HAND, VANISH, VERDICT, DATA_PAGE, QUIZ = (
+    "index.md", "03-blueprint.md", "05-cell-flavors.md", "06-live-stack.md", "08-hand-computed.md",
+    "09-vanishing-paths.md", "10-verdict.md", "10b-depth-and-data.md", "13-mastery-check.md",
+)
+# The trained results, read once per run through its Output (which allows only DATA files).
+_TRAINED: dict = {}
+
+
+def _read(rel: str):
+    if rel not in _TRAINED:
+        _TRAINED[rel] = _TRAINED["out"].read_json(rel)
+    return _TRAINED[rel]
+
+
+# ---------------------------------------------------------------- formatting helpers
+def _int(v: int) -> str:
+    return f"{v:,}"
+
+
+def _dec4(v: float) -> str:
+    return f"{v:.4f}"
+
+
+def _num(v: float) -> str:
+    """2.0 -> "2", 5.5 -> "5.5" (the scalar example's exact values)."""
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def _seq(values) -> str:
+    return ", ".join(_num(v) for v in values)
+
+
+def _keras(cell, x, h, layers):
+    return count_params(cell, x, h, layers, framework="keras")
+
+
+def _torch(cell, x, h, layers):
+    return count_params(cell, x, h, layers, framework="torch")
+
+
+def _layer(cell, x, h, layers, k, field, framework="torch"):
+    return getattr(param_breakdown(cell, x, h, layers, framework)[k - 1], field)
+
+
+def _walk_y(i: int) -> float:
+    from stacklib.walkthrough import walkthrough
+
+    return walkthrough().y[i]
+
+
+def _scalar(key: str):
+    from stacklib.examples import scalar_example
+
+    return scalar_example()[key]
+
+
+def _gradient_flow(key: str):
+    from stacklib.lecture import GRADIENT_FLOW
+
+    return GRADIENT_FLOW[key]
+
+
+def _growth(depth: str, key: str) -> int:
+    from stacklib.examples import gradient_path_growth
+
+    return gradient_path_growth(hidden_size=32, seq_len=50, num_layers=3)[depth][key]
+
+
+def growth_tanh_slopes(seed: int = 0) -> list[float]:
+    """Mean tanh slope, 1 - h^2, per layer of the growth example's 3-layer stack (its input)."""
+    from stacklib.numpy import StackedRNN
+
+    stack = StackedRNN(32, 32, 3, cell="rnn", dtype=np.float64, seed=seed)
+    out = stack(np.random.default_rng(seed).standard_normal((50, 32)))
+    return [float(np.mean(1.0 - h**2)) for h in out.h]
+
+
+def _depth_data_passes(size: str) -> str:
+    """Passes over the smallest or largest §10 training set in the fixed step budget."""
+    data = _read("docs/generated/experiments/depth_data.json")
+    base, n = data["config"]["base"], (min if size == "smallest" else max)(data["sizes"])
+    passes = base["steps"] * base["batch_size"] / n
+    return f"{float(f'{passes:.2g}'):g}"
+
+
+def _depth_data_size(size: str) -> str:
+    data = _read("docs/generated/experiments/depth_data.json")
+    return _int((min if size == "smallest" else max)(data["sizes"]))
+
+
+def _toy_factor(i: int) -> str:
+    from stacklib.lecture import GRADIENT_MODEL
+
+    return f"{GRADIENT_MODEL['factors'][i]:.2f}"
+
+
+def _study() -> dict:
+    if "study" not in _TRAINED:
+        _TRAINED["study"] = shakespeare_records.load(_TRAINED["out"]).summary
+    return _TRAINED["study"]
+
+
+def _study_plan(name: str):
+    from stacklib.charlm import study
+
+    return getattr(study, name)
+
+
+def _study_base():
+    from stacklib.charlm.study import base_job
+
+    return base_job(len(_corpus().vocab))
+
+
+def _corpus():
+    from stacklib.corpus import shakespeare
+
+    return shakespeare()
+
+
+def _timescale_config():
+    from stacklib.charlm.analysis import TimescaleConfig
+
+    return TimescaleConfig()
+
+
+def _deep_grad_every() -> int:
+    steps = next(iter(_study()["deep"].values()))["gradients"]["steps"]
+    return steps[1] - steps[0]
+
+
+def _deep_layers() -> int:
+    return {cfg["layers"] for cfg in _study()["deep"].values()}.pop()
+
+
+def _budget_curves() -> dict[int, dict]:
+    return {cfg["layers"]: cfg["curve"] for cfg in _study()["budget"].values()}
+
+
+def _late_gap_bound(which) -> str:
+    """The wide layer vs the 3-layer stack at one budget, from a third of training on: the gap's
+    lowest value rounded down (min) or highest rounded up (max), to 0.01 bpc."""
+    curves = _budget_curves()
+    wide, deep = curves[1], curves[3]
+    gaps = [deep["mean"][deep["step"].index(s)] - m for s, m in zip(wide["step"], wide["mean"],
+                                                                    strict=True)
+            if s in deep["step"] and s >= _study_base().train.max_steps // 3]
+    rounding = np.floor if which is min else np.ceil
+    return f"{rounding(which(gaps) * 100) / 100:.2f}"
+
+
+def _last_budget_swap() -> int:
+    from stacklib.charlm.summary import crossing
+
+    curves = list(_budget_curves().values())
+    return max(crossing(a, b) or 0 for i, a in enumerate(curves) for b in curves[i + 1:])
+
+
+# ---------------------------------------------------------------- the registry
+# literal as typed in the prose (ASCII hyphen-minus; the scanner maps U+2212 to it)
+#   -> (pages that state it, function computing the same literal from stacklib)
+REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
+    # §10 depth vs width: LSTM, input 300, 1x512 vs 3x256, both conventions
+    "1,665,024": ((VERDICT, QUIZ), lambda: _int(_keras("lstm", 300, 512, 1))),
+    "1,620,992": ((VERDICT, QUIZ), lambda: _int(_keras("lstm", 300, 256, 3))),
+    "1,667,072": ((VERDICT, QUIZ), lambda: _int(_torch("lstm", 300, 512, 1))),
+    "1,624,064": ((VERDICT,), lambda: _int(_torch("lstm", 300, 256, 3))),
+    "2,048": ((QUIZ,), lambda: _int(_torch("lstm", 300, 512, 1) - _keras("lstm", 300, 512, 1))),
+    # §05 price at the defaults L=3, H=128, D=100
+    "381,952": ((CELLS, QUIZ), lambda: _int(_torch("lstm", 100, 128, 3))),
+    "380,416": ((CELLS,), lambda: _int(_keras("lstm", 100, 128, 3))),
+    "117,760": ((CELLS, QUIZ), lambda: _int(_torch("lstm", 100, 128, 1))),
+    "132,096": ((CELLS, QUIZ), lambda: _int(_layer("lstm", 100, 128, 3, 2, "total"))),
+    "99,072": ((CELLS,), lambda: _int(_layer("gru", 100, 128, 3, 2, "total"))),
+    "33,024": ((CELLS,), lambda: _int(_layer("rnn", 100, 128, 3, 2, "total"))),
+    "51,200": ((CELLS,), lambda: _int(_layer("lstm", 100, 128, 3, 1, "input_weights"))),
+    "65,536": ((CELLS,), lambda: _int(_layer("lstm", 100, 128, 3, 2, "input_weights"))),
+    # §08 hand-computed two-layer LSTM step
+    "0.7215": ((HAND, QUIZ), lambda: _dec4(_walk_y(0))),
+    "-0.0432": ((HAND, QUIZ), lambda: _dec4(_walk_y(1))),
+    # §03 warm-up (recalled in §08): the scalar example
+    "2, 1, 3": ((BLUEPRINT, HAND, QUIZ), lambda: _seq(_scalar("inputs"))),
+    "2, 2, 4": ((BLUEPRINT, HAND, QUIZ), lambda: _seq(_scalar("layer1"))),
+    "2, 3, 5.5": ((BLUEPRINT, HAND, QUIZ), lambda: _seq(_scalar("layer2"))),
+    "5.5": ((BLUEPRINT, HAND, QUIZ), lambda: _num(_scalar("layer2")[-1])),
+    "0.5": ((BLUEPRINT, QUIZ), lambda: _num(_scalar("w_rec"))),
+    # §09 the measured panels: the sequence length of the stacks measured at initialisation
+    "20": ((VANISH,), lambda: str(_gradient_flow("seq_len"))),
+    # §09 the growth example: hidden size 32, 50 steps, 1 vs 3 layers (tanh RNN)
+    "1,024": ((VANISH,), lambda: _int(_growth("shallow", "recurrent_params"))),
+    "3,072": ((VANISH,), lambda: _int(_growth("deep", "recurrent_params"))),
+    "52": ((VANISH,), lambda: _int(_growth("deep", "jacobians_per_path"))),
+    "1,275": ((VANISH,), lambda: _int(_growth("deep", "paths_to_first_input"))),
+    # §09 why the stack's gradient is not the smaller one: mean tanh slope per layer
+    "0.74": ((VANISH,), lambda: f"{growth_tanh_slopes()[0]:.2f}"),
+    "0.88": ((VANISH,), lambda: f"{growth_tanh_slopes()[1]:.2f}"),
+    "0.92": ((VANISH,), lambda: f"{growth_tanh_slopes()[2]:.2f}"),
+    # §10 depth x data design: passes over the smallest set in the fixed budget, largest set
+    "190": ((DATA_PAGE,), lambda: _depth_data_passes("smallest")),
+    "3,000": ((DATA_PAGE,), lambda: _depth_data_size("largest")),
+    # the Shakespeare study (§06 timescales, §09 eight layers, §10 budget and data)
+    "200": ((LIVE,), lambda: str(_timescale_config().context)),
+    "1,500": ((VANISH,), lambda: _int(_study_plan("SHORT_STEPS"))),
+    "25": ((VANISH,), lambda: str(_deep_grad_every())),
+    "64": ((VERDICT,), lambda: str(_study_base().model.embed_size)),
+    "8": ((VANISH, HOME), lambda: str(_deep_layers())),
+    "6,000": ((VANISH, VERDICT, DATA_PAGE), lambda: _int(_study_base().train.max_steps)),
+    "0.13": ((VERDICT,), lambda: _late_gap_bound(min)),
+    "0.17": ((VERDICT,), lambda: _late_gap_bound(max)),
+    "2,500": ((VERDICT,), lambda: _int(_last_budget_swap())),
+    "31,250": ((DATA_PAGE,), lambda: _int(_study_plan("DATA_SIZES")[0])),
+    "125,000": ((DATA_PAGE,), lambda: _int(_study_plan("DATA_SIZES")[1])),
+    "3.9": ((DATA_PAGE,), lambda: f"{len(_corpus().train.text) / 1e6:.1f}"),
+    # §13 exercise E5: the toy model's largest figure factor (its answer is generated)
+    "0.90": ((QUIZ,), lambda: _toy_factor(-1)),
+}
+
+
+def run(out: Output) -> None:
+    _TRAINED.clear()
+    _TRAINED["out"] = out
+    out.json(OUTPUT, {literal: {"pages": list(pages), "value": compute()}
+                      for literal, (pages, compute) in sorted(REGISTRY.items())})
