@@ -165,8 +165,9 @@ def study_runs(args):
 
     vocab = len(shakespeare().vocab)
     if args.quick:
-        return quick_plan(vocab)
-    runs = headline(plan(vocab)) if args.headline else plan(vocab)
+        runs = quick_plan(vocab)
+    else:
+        runs = headline(plan(vocab)) if args.headline else plan(vocab)
     if args.groups:
         unknown = set(args.groups) - {run.group for run in runs}
         if unknown:

@@ -48,7 +48,12 @@ LR_DEPTHS = (1, 8)
 SHORT_STEPS = 1500                    # the deep and lr groups: how training starts
 SCALES = (0.25, 0.5, 2.0)             # the scale group's budgets, in 3 x 128 stacks
 SCALE_PLAIN_BELOW = 1.0               # plain stacks (cheap) only at the budgets below this
+# At twice the budget, both shapes were still improving at the study's 6,000-step cap by more
+# than their seeds' spread: the cap is raised there (the first 6,000 steps are the same run's).
+SCALE_STEPS = {2.0: 12_000}
 CELL = "gru"                          # the cell group's cell
+# The shapes compared at a budget, by the name the pages give them.
+SHAPES = ("1 wide layer", "3 residual layers", "3 plain layers", "2 plain layers")
 
 
 def base_job(vocab_size: int) -> Job:
@@ -91,6 +96,26 @@ def budget_reference(base: ModelConfig, layers: int, scale: float) -> ModelConfi
                 key=lambda w: abs(total_params(dataclasses.replace(base, hidden_size=w))
                                   - target))
     return dataclasses.replace(base, hidden_size=width)
+
+
+def budget_shapes(reference: ModelConfig, scale: float, cell: str = "lstm",
+                  plain: tuple[int, ...] = (3, 2), tolerance=BUDGET_TOLERANCE
+                  ) -> dict[str, ModelConfig]:
+    """The shapes that spend ``scale`` times the budget of ``reference`` (a 3-layer stack):
+    one wide layer and three residual layers, and ``plain`` plain stacks (by layer count), all
+    of ``cell`` and within ``tolerance`` of the budget's 3-layer LSTM stack."""
+    three = budget_reference(reference, REFERENCE_LAYERS, scale)
+
+    def shape(layers, residual=False):
+        width = (three.hidden_size if layers == REFERENCE_LAYERS and cell == three.cell
+                 else budget_width(three, layers, tolerance, cell=cell))
+        return dataclasses.replace(three, num_layers=layers, hidden_size=width,
+                                   residual=residual, cell=cell)
+
+    shapes = {"1 wide layer": shape(1), "3 residual layers": shape(REFERENCE_LAYERS, True)}
+    for layers in plain:
+        shapes[f"{layers} plain layers"] = shape(layers)
+    return shapes
 
 
 @dataclass(frozen=True)
@@ -152,27 +177,40 @@ def plan(vocab_size: int, base: Job | None = None, seeds=SEEDS,
         for lr in LEARNING_RATES:
             add("lr", _with(base, layers=L, lr=lr, **short), f"-lr{lr:g}-short")
     for scale in scales:
-        ref = budget_reference(reference, REFERENCE_LAYERS, scale)
-        add("scale", _with(base, layers=REFERENCE_LAYERS, hidden=ref.hidden_size, residual=True))
-        add("scale", _with(base, layers=1, hidden=budget_width(ref, 1, tolerance)))
-        if scale < SCALE_PLAIN_BELOW:
-            add("scale", _with(base, layers=REFERENCE_LAYERS, hidden=ref.hidden_size))
-            add("scale", _with(base, layers=2, hidden=budget_width(ref, 2, tolerance)))
-    for L, residual in ((1, False), (REFERENCE_LAYERS, True), (REFERENCE_LAYERS, False)):
-        width = budget_width(reference, L, tolerance, cell=CELL)
-        add("cell", _with(base, layers=L, hidden=width, residual=residual, cell=CELL))
+        plain = (3, 2) if scale < SCALE_PLAIN_BELOW else ()
+        steps = dataclasses.replace(train, max_steps=SCALE_STEPS.get(scale, train.max_steps))
+        for model in budget_shapes(reference, scale, plain=plain, tolerance=tolerance).values():
+            add("scale", Job(model, steps))
+    for model in budget_shapes(reference, 1.0, CELL, plain=(3,), tolerance=tolerance).values():
+        add("cell", Job(model, train))
     return list(runs.values())
 
 
-def layout(base: Job, short_steps=SHORT_STEPS) -> dict:
+def budgets(base: Job, scales=(*SCALES, 1.0), tolerance=BUDGET_TOLERANCE) -> dict:
+    """The runs' names (without seeds) of every shape at every budget of the scale comparison,
+    smallest budget first, and of the GRU shapes at the reference budget: {"lstm": {scale:
+    {shape: name}}, "gru": {shape: name}}. At the reference budget the shapes are the depth and
+    budget groups' runs."""
+    reference = _with(base, layers=REFERENCE_LAYERS).model
+    lstm = {scale: {shape: _name(model) for shape, model in
+                    budget_shapes(reference, scale, plain=(3, 2) if scale <= 1 else (),
+                                  tolerance=tolerance).items()}
+            for scale in sorted(scales)}
+    gru = budget_shapes(reference, 1.0, CELL, plain=(3,), tolerance=tolerance)
+    return {"lstm": lstm, CELL: {shape: _name(model) for shape, model in gru.items()}}
+
+
+def layout(base: Job, short_steps=SHORT_STEPS, tolerance=BUDGET_TOLERANCE) -> dict:
     """What the summary needs besides the runs' records: the budget group's reference, the
-    clipping threshold, the short runs' length, and the configuration trained at each (layers,
-    learning rate) of the lr group. Its middle rate is the study's own: those are the first
-    steps of the depth run (1 layer) and of the deep run (8 layers, plain, clipped)."""
+    clipping threshold, the shapes at every budget (``budgets``), the short runs' length, and
+    the configuration trained at each (layers, learning rate) of the lr group. Its middle rate
+    is the study's own: those are the first steps of the depth run (1 layer) and of the deep
+    run (8 layers, plain, clipped)."""
     H = base.model.hidden_size
     rates = {L: {**{lr: f"L{L}-h{H}-lr{lr:g}-short" for lr in LEARNING_RATES},
                  base.train.lr: f"L{L}-h{H}"} for L in LR_DEPTHS}
     return {"reference": f"L{REFERENCE_LAYERS}-h{H}", "clip": base.train.clip,
+            "budgets": budgets(base, tolerance=tolerance),
             "short_steps": short_steps,
             "rates": {L: dict(sorted(r.items())) for L, r in rates.items()}}
 
