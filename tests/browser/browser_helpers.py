@@ -15,7 +15,7 @@ PAGES = {  # widget -> page (site-relative URL)
     "follow-dot": "04-step-by-step/", "price": "05-cell-flavors/", "live-stack": "06-live-stack/",
     "symbols": "07-equations/", "climb": "08-hand-computed/", "vanishing": "09-vanishing-paths/",
     "verdict": "10-verdict/", "quiz": "13-mastery-check/", "depth-data": "10b-depth-and-data/",
-    "curves": "10-verdict/",
+    "curves": "10-verdict/", "shakespeare-live": "06b-shakespeare-layers/",
 }
 
 

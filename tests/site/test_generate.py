@@ -98,7 +98,8 @@ DEPENDENTS = {
                             "shakespeare_figures", "shakespeare_curves", "prose_numbers"},
                            {"depth_width", "latency"}),
     "stacklib/charlm/summary.py": ({"shakespeare_tables", "shakespeare_figures",
-                                    "shakespeare_curves", "prose_numbers"}, set()),
+                                    "shakespeare_curves", "prose_numbers",
+                                    "shakespeare_probes"}, set()),
     # the latency measurement depends on parameter counting only: editing the toy models'
     # training code does not re-time it
     "stacklib/experiments/agreement.py": (set(), set(REGISTRY) - {"gradient_flow", "latency"}),

@@ -15,7 +15,7 @@ from sitebuild import DOCS
 
 SCRIPT = re.compile(r"<script\b([^>]*)>", re.IGNORECASE)
 OUR_JS = re.compile(r'\ssrc="[^"]*?(?<![\w-])(?<!assets/)javascripts/([\w-]+)\.js"')
-LECTURE = re.compile(r"^(\d\d-[\w-]+/|code_lab/|shakespeare/)?index\.html$")
+LECTURE = re.compile(r"^(\d\d-[\w-]+/|code_lab/|shakespeare(-layers)?/)?index\.html$")
 
 
 def hook(name: str):
