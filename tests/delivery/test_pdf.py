@@ -15,8 +15,8 @@ from stacklib.walkthrough import walkthrough
 
 DOCS = ROOT / "docs"
 LABS = {"PyTorch": "pytorch_lab.py", "Keras": "keras_lab.py", "NumPy": "numpy_lab.py"}
-# One download a reader takes offline: 97 pages of vector figures, the Shakespeare heat map the
-# largest, at about 5.1 MiB; a budget with room for a few more figures, not for embedded rasters.
+# The PDF is one download a reader takes offline. Vector figures keep it within this budget;
+# figures embedded as full-page rasters would not.
 MAX_BYTES = 6 * 1024 * 1024
 
 
