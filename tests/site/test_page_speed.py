@@ -81,6 +81,20 @@ def test_the_theme_bundle_is_deferred_on_every_page(site):
         assert len(tags) == 1 and re.search(r"\sdefer\b", tags[0]), (page.rel, tags)
 
 
+def test_the_palette_stylesheet_restyles_nothing_while_the_colours_switch(site):
+    """hooks/palette_switch_css.py: Material marks <body> as switching colours on every load;
+    no rule of the served palette stylesheet depends on that mark, so marking it restyles
+    nothing. The hook takes out exactly that rule (a palette rule of the same shape stays)."""
+    sheets = list((site.site / "assets" / "stylesheets").glob("palette.*.css"))
+    assert len(sheets) == 1
+    css = sheets[0].read_text(encoding="utf-8")
+    assert "[data-md-color-scheme=slate]" in css and "data-md-color-switching" not in css
+    theirs = ("[data-md-color-scheme=slate]{--x:1}[data-md-color-switching] *,"
+              "[data-md-color-switching] :after{transition-duration:0s!important}a{b:c}")
+    assert hook("palette_switch_css").without_switching_rule(theirs) == (
+        "[data-md-color-scheme=slate]{--x:1}a{b:c}", 1)
+
+
 def test_math_font_faces_match_their_files():
     """Each @font-face claims exactly the characters of its part (font.CORE, the rest of
     font.BLOCKS) that its file has: no download for a glyph the file lacks."""
