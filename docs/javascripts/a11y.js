@@ -93,8 +93,8 @@
   // afterwards, a few at a time while the page is idle: the page is then laid out whole, as it
   // was before they were skipped, and find-in-page scrolls a match to its exact place. Each
   // turn stops after a few milliseconds, so none is a long task, on a phone either. Only the
-  // page first opened skips blocks: one that instant navigation brings is laid out whole (the
-  // reader may land anywhere in it).
+  // page first opened skips the article's blocks: one that instant navigation brings is laid
+  // out whole (the reader may land anywhere in it), but for its notebook cells, drawn likewise.
   let blocksLeft = [];
   const TURN_MS = 8;
   const drawBlocks = (deadline) => {
@@ -109,8 +109,10 @@
     if (blocksLeft.length) idle(drawBlocks);
     else request(); // tables in the blocks drawn: are they wide?
   };
+  // The article's blocks, and a notebook's code cells (skipped on every page: lecture.css).
+  const SKIPPABLE = ".md-typeset > *, .jupyter-wrapper .jp-Notebook > .jp-CodeCell";
   const drawSkippedBlocks = () => {
-    blocksLeft = [...document.querySelectorAll(".md-typeset > *")].filter((block) =>
+    blocksLeft = [...document.querySelectorAll(SKIPPABLE)].filter((block) =>
       getComputedStyle(block).contentVisibility === "auto");
     idle(drawBlocks);
   };
@@ -121,7 +123,7 @@
     heldHeading = id ? document.getElementById(id) : null;
     request();
     if (!firstPage) document.documentElement.classList.remove("from-top");
-    else if (document.readyState === "complete") drawSkippedBlocks();
+    if (document.readyState === "complete") drawSkippedBlocks();
     else addEventListener("load", drawSkippedBlocks, { once: true });
     firstPage = false;
   };

@@ -13,47 +13,20 @@ import base64
 import re
 
 import pytest
-from browser_helpers import PAGES
+from browser_helpers import ALL_DRAWN, FRAMES, PAGES, PHONE, WATCH_SHIFTS
 
 from scripts.site import nav_urls
 
-PHONE = {"width": 412, "height": 823}
-LAPTOP = {"width": 1350, "height": 940}  # Lighthouse's desktop screen
 LONG = [PAGES["symbols"], PAGES["climb"], PAGES["verdict"]]  # §07, §08, §10
 HOLD_LOAD = """document.addEventListener("DOMContentLoaded", () => document.body.append(
   Object.assign(new Image(), {src: "/held-load.png", alt: ""})))"""
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAj"
                        "CB0C8AAAAASUVORK5CYII=")  # one grey pixel
 
-# Layout shifts not caused by the reader, from the start of the load, but for the prose a widget
-# keeps beside its controls (.w-keep), which the controls move as they take the static figure's
-# place (test_reserved_heights.py allows it too), and for formulas alone settling by a pixel or
-# two when the math font arrives after the first paint (font-display: swap, math.css).
-# Chromium reports a sub-pixel re-rounding of a box as a shift scored about 1e-5; a reader sees
-# nothing, and Lighthouse scores CLS to two decimals. A block drawn over its placeholder scores
-# far above this.
-WATCH_SHIFTS = """(() => {
-  window.shifts = [];
-  const SEEN = 1e-4;
-  const kept = (node) => node && node.nodeType === 1 && (node.closest(".w-keep") ||
-    node.namespaceURI === "http://www.w3.org/1998/Math/MathML");
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      const moved = e.sources.filter((s) => !kept(s.node));
-      if (e.hadRecentInput || !moved.length || e.value < SEEN) continue;
-      window.shifts.push([e.value, moved.map((s) =>
-        `${s.node && s.node.nodeName} ${s.previousRect.top} -> ${s.currentRect.top}`)]);
-    }
-  }).observe({type: "layout-shift", buffered: true});
-})()"""
-FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 # Blocks of the article whose content the browser skips (those holding an element to ask).
 SKIPPED = """() => [...document.querySelectorAll(".md-typeset > *")].filter((block) =>
   block.firstElementChild && getComputedStyle(block).contentVisibility === "auto" &&
   !block.firstElementChild.checkVisibility({contentVisibilityAuto: true})).length"""
-ALL_DRAWN = """() => [...document.querySelectorAll(".md-typeset > *")].every((block) =>
-  getComputedStyle(block).contentVisibility !== "auto")"""
-
 
 def last_heading(site_dir, rel: str) -> str:
     html = (site_dir / rel / "index.html").read_text(encoding="utf-8")
@@ -119,13 +92,12 @@ def test_far_blocks_wait_for_the_reader_and_nothing_shifts_as_they_are_drawn(web
     web.settle()
 
 
-@pytest.mark.parametrize("screen", [PHONE, LAPTOP], ids=["phone", "laptop"])
 @pytest.mark.parametrize("rel", nav_urls())
-def test_no_page_shifts_while_it_loads(web, rel, screen):
-    """No block skipped at load is on the first screen (it would show its placeholder for a
-    frame): the first screen is drawn as it will stay."""
+def test_no_page_shifts_while_it_loads(web, rel):
+    """No block skipped at load is on a phone's first screen (it would be drawn empty for a
+    frame): the first screen is drawn as it will stay. (A laptop's: test_pages.py.)"""
     page = web.page
-    page.set_viewport_size(screen)
+    page.set_viewport_size(PHONE)
     page.add_init_script(WATCH_SHIFTS)
     web.goto(rel)
     page.wait_for_function(ALL_DRAWN)
