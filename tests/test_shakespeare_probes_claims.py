@@ -9,17 +9,13 @@ not the test.
 
 from __future__ import annotations
 
-import json
-import re
-from pathlib import Path
-
 import numpy as np
 import pytest
+from claim_sources import generated, page_text
 
 from stacklib.charlm.probe_summary import runs_of, scores, stack_summary
 from stacklib.charlm.probes import FEATURES, ProbeConfig
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGE = "06b-shakespeare-layers.md"
 STACKS = ("L3-h128-res", "L3-h128")
 COUNTS = [name for name, f in FEATURES.items() if f.kind == "count"]
@@ -27,7 +23,7 @@ COUNTS = [name for name, f in FEATURES.items() if f.kind == "count"]
 
 @pytest.fixture(scope="module")
 def probes():
-    return json.loads((DOCS / "generated/experiments/shakespeare_probes.json").read_text())
+    return generated("experiments/shakespeare_probes.json")
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +32,7 @@ def summary(probes):
 
 
 def page() -> str:
-    return re.sub(r"\s+", " ", (DOCS / PAGE).read_text(encoding="utf-8"))
+    return page_text(PAGE)
 
 
 def best_layer_per_seed(probes, stack: str, feature: str) -> list[int]:
@@ -124,7 +120,7 @@ def test_no_single_cell_reads_a_count_as_well_as_the_probe(probes):
 def test_the_toy_model_reads_structure_above_layer_1_too():
     """"There, the word's own form was readable from every layer, and the subject's number ...
     was read best above layer 1" (§02's probes; index 0 is the embedding)."""
-    toy = json.loads((DOCS / "generated/experiments/probes.json").read_text())
+    toy = generated("experiments/probes.json")
     hero, features = toy["models"]["hero"], toy["features"]
     for surface in ("pos", "word_number"):
         assert min(hero["accuracy"][surface][1:]) > features[surface]["majority"] + 0.3

@@ -54,6 +54,18 @@ def scrolls_to_the_top(page, heading: str) -> None:
                            timeout=5000)
 
 
+def lands_and_stays_once_drawn(web, heading: str, release) -> None:
+    """The link or entry just followed scrolls the heading to the top; it stays there once the
+    load is let go (`release`) and every skipped block is drawn."""
+    page = web.page
+    scrolls_to_the_top(page, heading)
+    release()
+    web.settle()
+    page.wait_for_function(ALL_DRAWN)
+    page.evaluate(FRAMES)
+    assert at_the_top(page, heading), top_and_header(page, heading)
+
+
 def open_held(web, url: str, screen=PHONE):
     """Load `url` and hold its load event; returns the function that lets it go."""
     page = web.page
@@ -115,12 +127,7 @@ def test_a_link_in_the_page_lands_on_a_heading_below_skipped_blocks(web, site_di
     link_at_the_top(page, f"#{heading}")
     assert page.evaluate(SKIPPED) >= 1
     page.click("#go")
-    scrolls_to_the_top(page, heading)
-    release()
-    web.settle()
-    page.wait_for_function(ALL_DRAWN)
-    page.evaluate(FRAMES)
-    assert at_the_top(page, heading), top_and_header(page, heading)
+    lands_and_stays_once_drawn(web, heading, release)
     page.mouse.move(200, 400)
     for _ in range(4):
         before, _ = top_and_header(page, heading)
@@ -168,12 +175,7 @@ def test_the_table_of_contents_lands_on_a_heading_below_skipped_blocks(web, site
     release = open_held(web, rel, {"width": 1280, "height": 800})  # contents beside the page
     assert page.evaluate(SKIPPED) >= 1
     page.click(f'.md-sidebar--secondary a[href$="#{heading}"]')
-    scrolls_to_the_top(page, heading)
-    release()
-    web.settle()
-    page.wait_for_function(ALL_DRAWN)
-    page.evaluate(FRAMES)
-    assert at_the_top(page, heading), top_and_header(page, heading)
+    lands_and_stays_once_drawn(web, heading, release)
 
 
 def test_find_in_page_scrolls_to_a_match_in_a_block_skipped_at_load(web):
