@@ -1,7 +1,8 @@
 """What a PyTorch user can rely on in stacklib.numpy besides the numbers: the output indexes and
 unpacks like torch.nn's, the gates are every layer's at every step, what forward hands back
 cannot corrupt backward, backward differentiates the pass it is given, weights are freshly
-random unless seeded, dtypes follow torch, train()/eval(), warnings point at the caller."""
+random unless seeded, defaults and dtypes follow torch, train()/eval(), warnings point at the
+caller."""
 
 from __future__ import annotations
 
@@ -169,7 +170,7 @@ def test_train_and_eval_modes_like_torch():
     # every step draws masks for the two layers below the top, never for the top's output
     assert all([s.mask is not None for s in row] == [True, True, False] for row in out.tape.steps)
     assert {a.dtype for a in (out.output, out.h, *out.gates.values())} == {np.dtype(np.float32)}
-    idle = StackedRNN(3, 4, 3, cell="gru", seed=0)  # training, dropout 0: nothing drawn (torch)
+    idle = StackedRNN(3, 4, 3, cell="gru", seed=0)  # dropout 0: no draws, as in torch
     drawn = idle.generator.bit_generator.state
     assert all(s.mask is None for row in idle(x).tape.steps for s in row)
     assert idle.generator.bit_generator.state == drawn
