@@ -122,14 +122,14 @@ def sequence_layout(name: str, shape: tuple[int, ...], input_size: int,
     """Check an input sequence's shape, torch.nn's layouts; returns whether it is batched."""
     layout = "(B, T, input_size)" if batch_first else "(T, B, input_size)"
     if len(shape) not in (2, 3):
-        raise ValueError(f"x: expected a 3-D {layout} or an unbatched 2-D (T, input_size) "
+        raise ValueError(f"{name}: expected a 3-D {layout} or an unbatched 2-D (T, input_size) "
                          f"array, got shape {tuple(shape)}")
     if shape[-1] != input_size:
         want = "(T, input_size)" if len(shape) == 2 else layout
-        raise ValueError(f"x: expected last dimension input_size={input_size} in layout "
+        raise ValueError(f"{name}: expected last dimension input_size={input_size} in layout "
                          f"{want}, got shape {tuple(shape)}")
     if 0 in shape:
-        raise ValueError(f"x: expected at least one timestep and one sequence, got shape "
+        raise ValueError(f"{name}: expected at least one timestep and one sequence, got shape "
                          f"{tuple(shape)}")
     return len(shape) == 3
 

@@ -4,24 +4,17 @@ that breaks one, fix the prose, not the test."""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
+from claim_sources import DOCS, generated, page_text
 
 from stacklib.charlm.study import SEEDS, base_job
-
-DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 @pytest.fixture(scope="module")
 def study():
-    return json.loads((DOCS / "generated/data/shakespeare.json").read_text())
-
-
-def page(name: str) -> str:
-    return re.sub(r"\s+", " ", (DOCS / name).read_text(encoding="utf-8"))
+    return generated("data/shakespeare.json")
 
 
 def mean(cfg, key="test_bpc"):
@@ -87,7 +80,7 @@ def test_home_answer_what_real_text_showed(study):
 
 def test_home_cards_are_the_measurements(study):
     """The stat cards: 2 plain layers, 3 residual layers, 8 plain layers that did not train."""
-    cards = re.findall(r'class="stat-value">([^<]+)</span>', page("index.md"))
+    cards = re.findall(r'class="stat-value">([^<]+)</span>', page_text("index.md"))
     deep = {cfg["layers"] for cfg in study["deep"].values()}
     assert cards[:3] == [str(best_plain_depth(study)), str(last_residual_gain(study)),
                          str(deep.pop())] and not deep
@@ -113,7 +106,7 @@ def test_testbeds_recipe_is_the_studys(study):
     """§01 "How the models train": 32 streams, chunks of 100 characters, the rate halved, three
     halvings in a row end training; the longest runs read the plays about five times; every
     model trained from three seeds."""
-    train, text = base_job(76).train, page("01-testbeds.md")
+    train, text = base_job(76).train, page_text("01-testbeds.md")
     assert f"of {train.batch_size} streams is cut into chunks of {train.seq_len} characters" in text
     assert train.lr_decay == 0.5 and train.patience == 3 and "after three such halvings" in text
     assert round(max(cfg["epochs"]["mean"] for cfg in study["depth"].values())) == 5
@@ -123,7 +116,7 @@ def test_testbeds_recipe_is_the_studys(study):
 def test_one_layer_masters_the_toy_language():
     """§01 "What one layer already does": "gets almost every held-out verb right, even at
     mismatched attractors"; §12: the wide layer "matched the best stack of the same cost"."""
-    tr = json.loads((DOCS / "generated/experiments/depth_width.json").read_text())["training"]
+    tr = generated("experiments/depth_width.json")["training"]
     assert tr["wide"]["layers"] == 1
     assert tr["wide"]["mean"] >= 0.99 and tr["wide"]["mean_mismatch"] >= 0.99
     # both near-perfect (training stops at 99 %): within half a point of each other

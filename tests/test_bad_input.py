@@ -59,15 +59,19 @@ def test_forward_rejects_bad_x(x, error, match):
 def test_forward_rejects_bad_states():
     lstm = StackedRNN(**CTOR, dtype=np.float64)
     x = np.zeros((5, 2, 3))
-    with pytest.raises(ValueError, match=r"h0: expected shape \(2, 2, 4\)"):
+    with pytest.raises(ValueError, match=r"h0: expected shape \(2, 2, 4\) "
+                                         r"\(num_layers, B, hidden_size\), got \(2, 3, 4\)"):
         lstm(x, (np.zeros((2, 3, 4)), np.zeros((2, 2, 4))))
     with pytest.raises(ValueError, match="c0: expected finite"):
         lstm(x, (np.zeros((2, 2, 4)), np.full((2, 2, 4), np.nan)))
     with pytest.raises(TypeError, match=r"hx: expected a tuple \(h0, c0\)"):
         lstm(x, np.zeros((2, 2, 4)))
     gru = StackedRNN(**CTOR, cell="gru", dtype=np.float64)
-    with pytest.raises(ValueError, match=r"h0: expected shape \(2, 4\)"):
+    with pytest.raises(ValueError, match=r"h0: expected shape \(2, 4\) "
+                                         r"\(num_layers, hidden_size\) for an unbatched x"):
         gru(np.zeros((5, 3)), np.zeros((2, 2, 4)))
+    with pytest.raises(ValueError, match=r"x: .*in layout \(B, T, input_size\)"):
+        StackedRNN(**CTOR, batch_first=True)(np.zeros((2, 5, 4), np.float32))
     with pytest.raises(TypeError, match=r"hx: expected one array h0 for cell='gru'"):
         gru(x, (np.zeros((2, 2, 4)),) * 2)
 
@@ -78,7 +82,8 @@ def test_load_state_dict_rejects_wrong_weights():
     bad = dict(good, weight_hh_l1=np.zeros((16, 5)))
     with pytest.raises(ValueError, match=r"weight_hh_l1.*expected shape \(16, 4\), got \(16, 5\)"):
         stack.load_state_dict(bad)
-    with pytest.raises(ValueError, match="missing keys"):
+    with pytest.raises(ValueError, match=r"state_dict: keys do not match this stack "
+                       r"\(StackConfig\(input_size=3.*missing keys \['bias_ih_l0'\]"):
         stack.load_state_dict({k: v for k, v in good.items() if k != "bias_ih_l0"})
     with pytest.raises(ValueError, match="unexpected keys"):
         stack.load_state_dict(dict(good, weight_ih_l2=np.zeros((16, 4))))
@@ -92,8 +97,11 @@ def test_load_state_dict_rejects_wrong_weights():
 def test_backward_rejects_bad_gradients():
     stack = StackedRNN(**CTOR, dtype=np.float64)
     out = stack(np.zeros((5, 2, 3)))
-    with pytest.raises(ValueError, match=r"grad_output: expected shape \(5, 2, 4\)"):
+    with pytest.raises(ValueError, match=r"grad_output: expected shape \(5, 2, 4\) "
+                                         r"\(like the forward's\), got \(5, 4\)"):
         stack.backward(out, np.zeros((5, 4)))
+    with pytest.raises(ValueError, match=r"grad_c_n: expected shape \(2, 2, 4\)"):
+        stack.backward(out, np.zeros((5, 2, 4)), grad_c_n=np.zeros((2, 4)))
     with pytest.raises(ValueError, match=r"grad_h_n: expected shape"):
         stack.backward(out, np.zeros((5, 2, 4)), grad_h_n=np.zeros((1, 2, 4)))
     with pytest.raises(TypeError, match=r"grad_output: expected dtype float64"):
@@ -174,7 +182,7 @@ def test_torch_stack_bad_inputs_raise():
         lstm(torch.randn(3))
     with pytest.raises(TypeError, match=r"x: expected dtype torch\.float32"):
         lstm(x.double())
-    with pytest.raises(TypeError, match=r"x: expected a torch\.Tensor"):
+    with pytest.raises(TypeError, match=r"x: expected a torch\.Tensor, got ndarray"):
         lstm(x.numpy())
     with pytest.raises(ValueError, match="x: expected at least one timestep"):
         lstm(torch.randn(0, 2, 3))
@@ -185,13 +193,15 @@ def test_torch_stack_bad_inputs_raise():
             lstm(x_bad)
     with pytest.raises(TypeError, match=r"hx: expected a tuple \(h0, c0\)"):
         lstm(x, h)
-    with pytest.raises(ValueError, match=r"c0: expected shape \(2, 2, 4\) .*got \(2, 3, 4\)"):
+    with pytest.raises(ValueError, match=r"c0: expected shape \(2, 2, 4\) "
+                                         r"\(num_layers, B, hidden_size\), got \(2, 3, 4\)"):
         lstm(x, (h, torch.zeros(2, 3, 4)))
     with pytest.raises(ValueError, match=r"h0: expected shape \(2, 2, 4\) .*got \(1, 2, 4\)"):
         gru(x.transpose(0, 1), h[:1])
     with pytest.raises(TypeError, match="hx: expected one array h0"):
         gru(x.transpose(0, 1), (h, h))
-    with pytest.raises(ValueError, match=r"h0: expected shape \(2, 4\)"):
+    with pytest.raises(ValueError, match=r"h0: expected shape \(2, 4\) "
+                                         r"\(num_layers, hidden_size\) for an unbatched x"):
         lstm(x[:, 0], (h, h))  # unbatched input needs unbatched hx
     with pytest.raises(ValueError, match="h0: expected finite values"):
         gru(x.transpose(0, 1), torch.full((2, 2, 4), float("nan")))

@@ -7,32 +7,22 @@ import dataclasses
 import numpy as np
 import pytest
 import torch
+from toy_text import VOCAB, toy_text
 
 from stacklib.charlm import analysis, study
 from stacklib.corpus import shakespeare
 from stacklib.lm.model import LM, ModelConfig
 
-V = 11
-
 
 def _model(layers=3, residual=False, hidden=8, seed=0):
     torch.manual_seed(seed)
-    return LM(ModelConfig(V, embed_size=5, hidden_size=hidden, num_layers=layers,
+    return LM(ModelConfig(VOCAB, embed_size=5, hidden_size=hidden, num_layers=layers,
                           residual=residual)).eval()
-
-
-def _text(n=3000, seed=0):
-    """A learnable toy text: a repeating pattern with some noise."""
-    rng = np.random.default_rng(seed)
-    ids = np.tile(np.arange(V), n // V + 1)[:n]
-    noise = rng.random(n) < 0.1
-    ids[noise] = rng.integers(0, V, noise.sum())
-    return ids.astype(np.int64)
 
 
 def test_cell_states_are_the_ones_behind_the_hidden_states():
     model = _model(layers=3, residual=True)
-    ids = _text(60).reshape(3, 20)
+    ids = toy_text(60).reshape(3, 20)
     states = analysis._states(model, ids)
     with torch.no_grad():
         _, _, final = model.run(torch.from_numpy(ids))
@@ -43,23 +33,23 @@ def test_cell_states_are_the_ones_behind_the_hidden_states():
 def test_timescales_and_step_sizes_have_one_entry_per_layer():
     model = _model(layers=2)
     cfg = analysis.TimescaleConfig(positions=6, context=10, horizon=7)
-    out = analysis.timescales(model, _text(500), cfg)
+    out = analysis.timescales(model, toy_text(500), cfg)
     for state in ("h", "c"):
         assert np.shape(out[state]["curve"]) == (2, 7)
         for curve, half, peak in zip(out[state]["curve"], out[state]["half_life"],
                                      out[state]["peak"], strict=True):
             assert curve[peak] == max(curve) and curve[peak] > 0
             assert half is None or curve[peak + half] <= curve[peak] / 2
-    assert len(analysis.step_sizes(model, _text(500))) == 2
+    assert len(analysis.step_sizes(model, toy_text(500))) == 2
     with pytest.raises(ValueError, match="too few"):
-        analysis.timescales(model, _text(20), cfg)
+        analysis.timescales(model, toy_text(20), cfg)
 
 
 def test_sampling_is_seeded():
-    model, prompt = _model(), _text(5)
+    model, prompt = _model(), toy_text(5)
     a = analysis.sample(model, prompt, 20, 0.7, seed=3)
     assert np.array_equal(a, analysis.sample(model, prompt, 20, 0.7, seed=3))
-    assert a.shape == (20,) and a.min() >= 0 and a.max() < V
+    assert a.shape == (20,) and a.min() >= 0 and a.max() < VOCAB
     with pytest.raises(ValueError, match="temperature"):
         analysis.sample(model, prompt, 5, 0.0, seed=0)
 

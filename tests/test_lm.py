@@ -14,26 +14,16 @@ import numpy as np
 import pytest
 import torch
 from torch import nn
+from toy_text import VOCAB, toy_text
 
 from stacklib.lm.model import LM, ModelConfig, detach
 from stacklib.lm.text import LN2, bits_per_token, chunks, streams, training_batches
 from stacklib.lm.train import TrainConfig, train
 
-V = 11
-
-
-def _text(n=3000, seed=0):
-    """A learnable toy text: a repeating pattern with some noise."""
-    rng = np.random.default_rng(seed)
-    ids = np.tile(np.arange(V), n // V + 1)[:n]
-    noise = rng.random(n) < 0.1
-    ids[noise] = rng.integers(0, V, noise.sum())
-    return ids.astype(np.int64)
-
 
 def _model(layers=3, residual=False, cell="lstm", seed=0):
     torch.manual_seed(seed)
-    return LM(ModelConfig(V, embed_size=5, hidden_size=8, num_layers=layers,
+    return LM(ModelConfig(VOCAB, embed_size=5, hidden_size=8, num_layers=layers,
                           residual=residual, cell=cell)).eval()
 
 
@@ -46,7 +36,7 @@ def test_plain_stack_computes_torch_nn_with_num_layers(cell):
         for k, layer in enumerate(model.layers):
             for name, p in layer.named_parameters():
                 getattr(ref, name.removesuffix("0") + str(k)).copy_(p)
-    ids = torch.from_numpy(_text(40).reshape(2, 20))
+    ids = torch.from_numpy(toy_text(40).reshape(2, 20))
     hidden, outputs, _ = model.run(ids)
     expected, _ = ref(model.embed(ids))
     torch.testing.assert_close(outputs[-1], expected, rtol=0, atol=0)
@@ -55,7 +45,7 @@ def test_plain_stack_computes_torch_nn_with_num_layers(cell):
 
 def test_residual_stack_adds_each_layers_input_from_layer_two():
     model = _model(layers=3, residual=True)
-    hidden, outputs, _ = model.run(torch.from_numpy(_text(40).reshape(2, 20)))
+    hidden, outputs, _ = model.run(torch.from_numpy(toy_text(40).reshape(2, 20)))
     torch.testing.assert_close(outputs[0], hidden[0])
     for k in (1, 2):
         torch.testing.assert_close(outputs[k], hidden[k] + outputs[k - 1])
@@ -66,7 +56,7 @@ def test_residual_stack_adds_each_layers_input_from_layer_two():
     ("residual", 1, TypeError), ("cell", "LSTM", ValueError)])
 def test_model_config_refuses_bad_values_by_name(field, value, error):
     with pytest.raises(error, match=field):
-        ModelConfig(V, **{field: value})
+        ModelConfig(VOCAB, **{field: value})
 
 
 # ------------------------------------------------------------------ the text, cut in chunks
@@ -119,7 +109,7 @@ def test_training_batches_need_one_whole_chunk_at_every_offset_and_no_more():
 
 
 def test_carried_chunks_compute_what_one_pass_over_the_text_computes():
-    model, ids = _model(layers=2, residual=True), torch.from_numpy(_text(60).reshape(2, 30))
+    model, ids = _model(layers=2, residual=True), torch.from_numpy(toy_text(60).reshape(2, 30))
     with torch.no_grad():
         whole, _ = model(ids)
         state, parts = None, []
@@ -131,11 +121,11 @@ def test_carried_chunks_compute_what_one_pass_over_the_text_computes():
 
 @pytest.mark.parametrize("seq_len", [1, 7, 250])
 def test_bits_per_token_scores_every_token_once_whatever_the_chunk_length(seq_len):
-    model, ids = _model(layers=2), _text(203)
+    model, ids = _model(layers=2), toy_text(203)
     rows = streams(ids, 4)                                     # 50 columns, 3 tokens left over
     with torch.no_grad():
         logits, _ = model(rows[:, :-1])                        # one pass over each row
-        nll = nn.functional.cross_entropy(logits.reshape(-1, V), rows[:, 1:].reshape(-1))
+        nll = nn.functional.cross_entropy(logits.reshape(-1, VOCAB), rows[:, 1:].reshape(-1))
     expected = float(nll) / LN2
     assert bits_per_token(model, ids, batch_size=4, seq_len=seq_len) == pytest.approx(
         expected, rel=1e-6)
@@ -146,8 +136,8 @@ def test_bits_per_token_of_a_uniform_model_is_log2_vocab():
     with torch.no_grad():
         model.readout.weight.zero_()
         model.readout.bias.zero_()
-    assert bits_per_token(model, _text(1000), batch_size=4, seq_len=30) == pytest.approx(
-        math.log2(V))
+    assert bits_per_token(model, toy_text(1000), batch_size=4, seq_len=30) == pytest.approx(
+        math.log2(VOCAB))
 
 
 # ---------------------------------------------------------------------------- the loop
@@ -157,11 +147,11 @@ def _cfg(**kw):
     return TrainConfig(**{**base, **kw})
 
 
-MODEL = ModelConfig(V, embed_size=5, hidden_size=8, num_layers=2)
+MODEL = ModelConfig(VOCAB, embed_size=5, hidden_size=8, num_layers=2)
 
 
 def _batches(cfg, seed=None):
-    return training_batches(_text(4000), cfg.batch_size, cfg.seq_len,
+    return training_batches(toy_text(4000), cfg.batch_size, cfg.seq_len,
                             cfg.seed if seed is None else seed)
 
 
@@ -179,7 +169,7 @@ def test_the_loop_is_adam_with_clipping_and_the_state_carried_between_chunks():
         assert carry == (state is not None)
         _, outputs, state = model.run(inputs, state)
         logits = model.readout(outputs[-1])
-        loss = nn.functional.cross_entropy(logits.reshape(-1, V), targets.reshape(-1))
+        loss = nn.functional.cross_entropy(logits.reshape(-1, VOCAB), targets.reshape(-1))
         opt.zero_grad()
         loss.backward()
         state = detach(state)
@@ -194,7 +184,7 @@ def test_the_loop_is_adam_with_clipping_and_the_state_carried_between_chunks():
 
 
 def test_training_is_a_pure_function_of_its_configuration_and_learns():
-    val = _text(800, seed=1)
+    val = toy_text(800, seed=1)
 
     def fit():
         return train(MODEL, _cfg(), _batches(_cfg()), lambda m: bits_per_token(m, val))
@@ -202,7 +192,7 @@ def test_training_is_a_pure_function_of_its_configuration_and_learns():
     model, hist = fit()
     _, again = fit()
     assert hist.scores == again.scores
-    assert hist.scores[-1] < hist.scores[0] < math.log2(V) + 0.5
+    assert hist.scores[-1] < hist.scores[0] < math.log2(VOCAB) + 0.5
     assert hist.steps == [10, 20, 30, 40] and hist.stopped == "max_steps"
     assert np.shape(hist.weight_grad) == np.shape(hist.output_grad) == (4, 2)
     assert bits_per_token(model, val) == pytest.approx(min(hist.scores))  # the best one
@@ -254,7 +244,7 @@ def test_two_scores_in_a_row_at_the_goal_end_training():
 def test_a_diverging_run_stops_and_says_so():
     # steps this large overflow the readout of the residual path's raw embeddings
     cfg = _cfg(lr=1e20, clip=None, eval_every=0, max_steps=200)
-    _, hist = train(ModelConfig(V, 5, 5, 2, residual=True, cell="rnn"), cfg, _batches(cfg))
+    _, hist = train(ModelConfig(VOCAB, 5, 5, 2, residual=True, cell="rnn"), cfg, _batches(cfg))
     assert hist.stopped == "diverged" and hist.steps_run < 200
 
 

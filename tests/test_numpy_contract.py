@@ -1,7 +1,8 @@
 """What a PyTorch user can rely on in stacklib.numpy besides the numbers: the output indexes and
 unpacks like torch.nn's, the gates are every layer's at every step, what forward hands back
 cannot corrupt backward, backward differentiates the pass it is given, weights are freshly
-random unless seeded, dtypes follow torch, train()/eval(), warnings point at the caller."""
+random unless seeded, defaults and dtypes follow torch, train()/eval(), warnings point at the
+caller."""
 
 from __future__ import annotations
 
@@ -52,6 +53,12 @@ def test_gates_hold_every_layer_at_every_step(cell):
     if cell == "gru":  # h = (1 - z) n + z h_prev
         np.testing.assert_allclose(out.h[:, 1:], (1 - g["z"][:, 1:]) * g["n"][:, 1:]
                                    + g["z"][:, 1:] * out.h[:, :-1], atol=1e-12)
+    x = np.random.default_rng(2).normal(size=(4, 2))  # unbatched: no B axis anywhere
+    one, batch_of_one = stack(x), stack(x[:, None])
+    assert one.output.shape == (4, 3) and one.h.shape == (2, 4, 3)
+    assert one.gates.keys() == out.gates.keys()
+    for name, gate in one.gates.items():
+        np.testing.assert_array_equal(gate, batch_of_one.gates[name][:, :, 0], err_msg=name)
 
 
 @pytest.mark.parametrize("cell", CELLS)
@@ -85,7 +92,7 @@ def test_backward_differentiates_the_forward_pass_it_is_given():
     assert not np.allclose(stack.backward(stack(x), g).input, want.input)  # new weights
     with pytest.raises(ValueError, match="out: made by a stack of StackConfig"):
         StackedRNN(2, 3, 3, dtype=np.float64).backward(out, g)
-    with pytest.raises(TypeError, match="out: expected the StackOutput"):
+    with pytest.raises(TypeError, match=r"out: expected the StackOutput.*, got tuple"):
         stack.backward(tuple(out), g)
 
 
@@ -98,10 +105,28 @@ def test_fresh_weights_unless_seeded():
     np.testing.assert_array_equal(weights(generator=np.random.default_rng(7)), weights(seed=7))
     bound = 1 / np.sqrt(3)  # torch.nn's U(-1/sqrt(H), 1/sqrt(H))
     assert np.abs(weights()).max() <= bound
-    with pytest.raises(ValueError, match="seed: give a seed or a generator, not both"):
+    with pytest.raises(ValueError, match=r"^seed: give a seed or a generator"):
         weights(seed=1, generator=np.random.default_rng(1))
-    with pytest.raises(TypeError, match=r"generator: expected a numpy\.random\.Generator"):
+    with pytest.raises(TypeError, match=r"generator: expected a numpy\.random\.Generator, got int"):
         weights(generator=7)
+
+
+def test_layer_norm_starts_as_the_identity_again_after_reset_parameters():
+    """Gain 1 and shift 0, torch.nn.LayerNorm's; every other parameter drawn anew."""
+    stack = StackedRNN(2, 4, 2, cell="gru", layer_norm=True, seed=0)
+    stack.load_state_dict({k: np.full(v.shape, 2.5) for k, v in stack.state_dict().items()})
+    stack.reset_parameters()
+    for name, p in stack.state_dict().items():
+        if name.startswith("ln_"):
+            np.testing.assert_array_equal(p, np.full(4, 1.0 if "weight" in name else 0.0), name)
+        else:
+            assert np.abs(p).max() <= 0.5, name  # U(-1/sqrt(H), 1/sqrt(H))
+
+
+def test_constructor_defaults_are_torch_nn_s():
+    assert StackedRNN(3, 4).config == StackConfig.of(torch.nn.LSTM(3, 4))  # 1 layer, no residual
+    assert StackedRNN(3, 4, 2, cell="gru", bias=False).config \
+        == StackConfig.of(torch.nn.GRU(3, 4, 2, bias=False))
 
 
 def test_dtype_follows_torch():
@@ -123,6 +148,20 @@ def test_dtype_follows_torch():
     assert wide.state_dict()["weight_ih_l0"].dtype == np.float64
 
 
+def test_from_torch_reads_bfloat16_as_float32_and_wants_a_torch_module():
+    """bfloat16 has no NumPy twin; float32 holds its values exactly."""
+    torch.manual_seed(0)
+    module = torch.nn.GRU(3, 4, 2).to(torch.bfloat16)
+    stack = StackedRNN.from_torch(module)
+    assert stack.dtype == np.float32
+    module.float()
+    x = np.random.default_rng(0).normal(size=(5, 2, 3)).astype(np.float32)
+    np.testing.assert_allclose(stack(x).output, module(torch.tensor(x))[0].detach().numpy(),
+                               rtol=0, atol=1e-6)
+    with pytest.raises(TypeError, match="module: expected a torch module, got StackedRNN"):
+        StackedRNN.from_torch(stack)
+
+
 def test_train_and_eval_modes_like_torch():
     stack = StackedRNN(3, 4, 3, cell="gru", dropout=0.5, seed=0)
     assert stack.training  # a new torch module trains too
@@ -130,6 +169,11 @@ def test_train_and_eval_modes_like_torch():
     out = stack(x)
     # every step draws masks for the two layers below the top, never for the top's output
     assert all([s.mask is not None for s in row] == [True, True, False] for row in out.tape.steps)
+    assert {a.dtype for a in (out.output, out.h, *out.gates.values())} == {np.dtype(np.float32)}
+    idle = StackedRNN(3, 4, 3, cell="gru", seed=0)  # dropout 0: no draws, as in torch
+    drawn = idle.generator.bit_generator.state
+    assert all(s.mask is None for row in idle(x).tape.steps for s in row)
+    assert idle.generator.bit_generator.state == drawn
     assert stack.eval() is stack and not stack.training
     plain = StackedRNN(3, 4, 3, cell="gru", seed=0)
     plain.load_state_dict(stack.state_dict())

@@ -38,8 +38,8 @@ def test_verdict_latency_claims():
         L, ratio = r["layers_deep"], r["ratio_deep_narrow1"]
         if r["scale"] == "seed":
             assert 0.9 * L <= ratio <= 1.1 * L, r
-        else:
-            assert 0.7 * L < ratio < 0.9 * L, r
+        else:  # "somewhat less": below L, by more than timing noise
+            assert 0.7 * L < ratio < 0.95 * L, r
     assert by["seed", 1]["ratio_deep_wide"] < 1.0  # "one sequence at a time, the faster"
     assert 0.8 <= by["seed", 32]["ratio_deep_wide"] <= 1.25  # "took about the same time"
     for b in (1, 32):  # trained sizes: "slower, but by much less than three times"
@@ -76,7 +76,8 @@ def test_verdict_latency_against_multiply_adds():
         # one sequence at a time"
         assert off(seed32, key) < 0.05, key
         assert off(seed1, key) > off(seed32, key), key
-        assert all(off(by["trained", b], key) > 0.2 for b in (1, 32)), key
+        # "stray" means by more than a tenth, twice the band called close
+        assert all(off(by["trained", b], key) > 0.1 for b in (1, 32)), key
 
 
 def test_lens_probe_claims():

@@ -8,13 +8,12 @@ are cut from. After a re-run of the study that breaks one, fix the prose, not th
 
 from __future__ import annotations
 
-import json
 import re
 from itertools import pairwise
-from pathlib import Path
 
 import numpy as np
 import pytest
+from claim_sources import DOCS, generated, page_text
 
 from scripts.generation.shakespeare_tables import (
     SETTLED,
@@ -27,16 +26,10 @@ from stacklib.charlm.analysis import TimescaleConfig
 from stacklib.charlm.study import LEARNING_RATES, SEEDS, SHORT_STEPS, base_job
 from stacklib.charlm.summary import TAIL, crossing, share_left
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
-
 
 @pytest.fixture(scope="module")
 def study():
-    return json.loads((DOCS / "generated/data/shakespeare.json").read_text())
-
-
-def page(name: str) -> str:
-    return re.sub(r"\s+", " ", (DOCS / name).read_text(encoding="utf-8"))
+    return generated("data/shakespeare.json")
 
 
 def mean(cfg: dict, key: str = "test_bpc") -> float:
@@ -63,7 +56,7 @@ def test_every_configuration_has_every_seed(study):
 
 def test_setup_numbers_are_the_studys():
     """§06 "The measurement": 200 characters read before the change, 256 places."""
-    text, cfg = page("06-live-stack.md"), TimescaleConfig()
+    text, cfg = page_text("06-live-stack.md"), TimescaleConfig()
     assert f"read {cfg.context} characters" in text
     assert f"over {cfg.positions} places" in text
 
@@ -71,7 +64,7 @@ def test_setup_numbers_are_the_studys():
 def test_timescale_claims(study):
     """§06 "On real text: how long a change lasts": the robust findings, in the seed means and
     (where the page says so) in every seed."""
-    assert TAIL == 50 and "Fifty characters after the change" in page("06-live-stack.md")
+    assert TAIL == 50 and "Fifty characters after the change" in page_text("06-live-stack.md")
     seed_exceptions = models = 0
     for name, cfg in study["depth"].items():
         ts = cfg.get("timescales")
@@ -286,7 +279,7 @@ def test_budget_curve_claims(study):
     # fastest when the cap came; the three-layer stack's gap had held steady for two thirds"
     late_gain = {L: np.mean(cfg["late_gain"]) for L, cfg in budget.items()}
     assert max(late_gain, key=late_gain.get) == 4
-    assert base_job(76).train.max_steps == 6000 and "6,000-step cap" in page("10-verdict.md")
+    assert base_job(76).train.max_steps == 6000 and "6,000-step cap" in page_text("10-verdict.md")
 
 
 def test_depth_data_claims(study):
@@ -294,7 +287,7 @@ def test_depth_data_claims(study):
     from stacklib.charlm.study import DATA_SIZES
     from stacklib.corpus import shakespeare
 
-    text, corpus = page("10b-depth-and-data.md"), shakespeare()
+    text, corpus = page_text("10b-depth-and-data.md"), shakespeare()
     assert f"{DATA_SIZES[0]:,} characters (about a quarter of one play)" in text
     assert 0.2 <= DATA_SIZES[0] / (len(corpus.train.text) / len(corpus.train.names)) <= 0.3
     assert f"all {len(corpus.train.text) / 1e6:.1f} million" in text
@@ -381,7 +374,7 @@ def test_eight_layer_gradient_claims(study):
     assert clipped["gradients"]["weight_grad"][0] != unclipped["gradients"]["weight_grad"][0]
     seeds = max(np.ptp(c["val_bpc"]["values"]) for c in (clipped, unclipped))
     assert abs(mean(clipped, "val_bpc") - mean(unclipped, "val_bpc")) < seeds
-    text = page("09-vanishing-paths.md")
+    text = page_text("09-vanishing-paths.md")
     assert f"{SHORT_STEPS:,} steps" in text and "(one in 25)" in text
     assert _deep(study, True, True)["gradients"]["steps"][:2] == [25, 50]
 
@@ -394,7 +387,7 @@ def test_learning_rate_claims(study):
              for L, by in study["lr"]["val_bpc"].items()}
     low, own = sorted(rates[1])
     assert own == base_job(76).train.lr and "a lower learning rate than the study's" in \
-        page("09-vanishing-paths.md")
+        page_text("09-vanishing-paths.md")
     one = rates[1]  # "for one layer, the lower rate lags behind the study's"
     assert one[low]["mean"] > one[own]["mean"] + one[low]["std"] + one[own]["std"] + 0.03
     unigram = shakespeare().unigram_bits()  # "at both rates the stack stayed at the unigram level"

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from torch import nn
 
-from stacklib.config import CELLS, torch_nn_class
+from stacklib.config import torch_nn_class
 from stacklib.torch import StackedRNN
 from stacklib.torch import stack as stack_module
 
@@ -81,121 +80,6 @@ def test_linear_rnn_is_affine_recurrence():
     for t in range(4):
         h = x[t] @ sd["weight_ih_l0"].T + h @ sd["weight_hh_l0"].T + b
     assert _max_err(stack(x)[1][0], h) <= 1e-12
-
-
-@pytest.mark.parametrize(("cell", "bias"), [("rnn", True), ("gru", False), ("lstm", True)])
-def test_parameters_have_torch_nn_names_shapes_and_init(cell, bias):
-    torch.manual_seed(0)
-    stack = StackedRNN(5, 16, 3, cell=cell, bias=bias)
-    torch.manual_seed(0)
-    ref = torch_nn_class(cell)(5, 16, 3, bias=bias)
-    for k, v in ref.state_dict().items():  # the same draws, in the same order, as torch.nn
-        assert torch.equal(stack.state_dict()[k], v), k
-    shapes = {k: tuple(v.shape) for k, v in stack.state_dict().items()}
-    assert shapes == {k: tuple(v.shape) for k, v in ref.state_dict().items()}
-    assert list(shapes) == list(ref.state_dict())  # torch.nn's order too
-    bound = 1 / 16**0.5
-    assert all(float(p.detach().abs().max()) <= bound for p in stack.parameters())
-    assert float(stack.weight_hh_l2.detach().abs().max()) > 0.8 * bound  # spans the interval
-
-
-def test_cells_table_names_torch_nn_and_the_language_models_layers():
-    """config.CELLS, the one table of the cells: its torch.nn class (the layer stacklib.lm
-    builds as getattr(nn, cell.upper())), its gate blocks (W_ih's rows / H), its gate names
-    (one per block, but the plain RNN's); and stacklib.lm accepts exactly its cells."""
-    from stacklib.lm.model import CELL_NAMES, LM, ModelConfig
-
-    assert CELL_NAMES == tuple(CELLS)
-    for cell, kind in CELLS.items():
-        module = torch_nn_class(cell)(3, 4)
-        assert type(module) is getattr(nn, kind.torch_nn)
-        lm = LM(ModelConfig(10, embed_size=3, hidden_size=4, cell=cell))
-        assert type(lm.layers[0]) is type(module)
-        assert module.weight_ih_l0.shape[0] == kind.gates * 4
-        assert len(kind.gate_names) == (0 if cell == "rnn" else kind.gates)
-
-
-def test_factory_arguments_like_torch_nn():
-    stack = StackedRNN(3, 4, 2, cell="gru", layer_norm=True, dtype=torch.float64, device="cpu")
-    assert {p.dtype for p in stack.parameters()} == {torch.float64}
-    ref = nn.GRU(3, 4, 2, dtype=torch.float64)
-    assert stack(torch.zeros(5, 2, 3, dtype=torch.float64))[0].dtype == torch.float64
-    assert {p.dtype for p in StackedRNN.from_torch(ref).parameters()} == {torch.float64}
-    with pytest.raises(TypeError, match=r"dtype: expected a floating torch\.dtype"):
-        StackedRNN(3, 4, 2, dtype=torch.int64)
-
-
-# ---------------------------------------------------------------- state dicts and bridges
-def test_state_dict_round_trips():
-    cell = "gru"
-    a = StackedRNN(3, 4, 3, cell=cell, layer_norm=True).double()
-    sd = a.state_dict()
-    assert set(sd) == {
-        f"{w}_l{k}"
-        for k in range(3)
-        for w in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "ln_weight", "ln_bias")
-    }
-    assert sd["weight_ih_l0"].shape == (a.config.gates * 4, 3)
-    b = StackedRNN(3, 4, 3, cell=cell, layer_norm=True).double()
-    b.load_state_dict({k: v.numpy() for k, v in sd.items()})  # numpy arrays accepted
-    for k, v in b.state_dict().items():
-        assert torch.equal(v, sd[k])
-
-
-@pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
-def test_torch_nn_round_trips(cell):
-    ref = torch_nn_class(cell)(4, 5, 2, batch_first=True, dropout=0.25)
-    stack = StackedRNN.from_torch(ref)
-    assert (stack.batch_first, stack.dropout, stack.num_layers) == (True, 0.25, 2)
-    back = stack.to_torch()
-    assert type(back) is type(ref) and back.batch_first and back.dropout == 0.25
-    for k, v in ref.state_dict().items():
-        assert torch.equal(back.state_dict()[k], v)
-    other = StackedRNN(4, 5, 2, cell=cell)
-    other.load_state_dict(ref.state_dict())  # nn.*.state_dict() loads as it is
-    x = torch.randn(3, 2, 4)
-    assert _max_err(other(x)[0], ref.eval()(x.transpose(0, 1))[0].transpose(0, 1)) <= 1e-6
-    subclass = type("Custom", (torch_nn_class(cell),), {})(4, 5, 2)  # still an nn.LSTM
-    assert StackedRNN.from_torch(subclass).cell == cell
-
-
-def test_bad_state_dicts_raise():
-    stack = StackedRNN(3, 4, 2, cell="gru")
-    sd = stack.state_dict()
-    bad_shape = dict(sd, weight_hh_l1=torch.zeros(12, 5))
-    with pytest.raises(ValueError, match=r"weight_hh_l1: expected shape \(12, 4\), got \(12, 5\)"):
-        stack.load_state_dict(bad_shape)
-    with pytest.raises(ValueError, match=r"missing keys \['bias_hh_l0'\]"):
-        stack.load_state_dict({k: v for k, v in sd.items() if k != "bias_hh_l0"})
-    with pytest.raises(ValueError, match=r"unexpected keys \['weight_ih_l2'\]"):
-        stack.load_state_dict(dict(sd, weight_ih_l2=torch.zeros(12, 4)))
-    with pytest.raises(ValueError, match="missing"):
-        stack.load_state_dict(nn.GRU(3, 4, 1).state_dict())
-    with pytest.raises(TypeError, match="state_dict: expected a mapping"):
-        stack.load_state_dict([1, 2])
-    before = stack.state_dict()["weight_ih_l0"].clone()
-    with pytest.raises(ValueError):  # all-or-nothing: the good keys were not loaded either
-        stack.load_state_dict(dict({k: v + 1 for k, v in sd.items()}, bias_ih_l1=[0.0]))
-    assert torch.equal(stack.state_dict()["weight_ih_l0"], before)
-    stack.load_state_dict({"weight_ih_l0": torch.ones(12, 3)}, strict=False)  # torch's option
-    assert torch.equal(stack.weight_ih_l0, torch.ones(12, 3))
-
-
-def test_bridges_refuse_what_torch_nn_cannot_express():
-    for kw in ({"residual": True}, {"layer_norm": True}):
-        with pytest.raises(ValueError, match=next(iter(kw))):
-            StackedRNN(3, 3, 2, **kw).to_torch()
-    with pytest.raises(ValueError, match="nonlinearity"):
-        StackedRNN(3, 3, 2, cell="rnn", nonlinearity="linear").to_torch()
-    with pytest.raises(ValueError, match="bidirectional"):
-        StackedRNN.from_torch(nn.LSTM(3, 3, bidirectional=True))
-    with pytest.raises(ValueError, match="proj_size"):
-        StackedRNN.from_torch(nn.LSTM(3, 4, proj_size=2))
-    with pytest.raises(TypeError, match=r"module: expected torch\.nn\.RNN, GRU or LSTM"):
-        StackedRNN.from_torch(nn.Linear(3, 3))
-    for kwargs in ({"bidirectional": True}, {"proj_size": 1}):
-        with pytest.raises(ValueError, match=next(iter(kwargs))):
-            StackedRNN(3, 4, 2, **kwargs)
 
 
 # ------------------------------------------------ residual / layer norm / dropout semantics

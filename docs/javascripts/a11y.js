@@ -1,7 +1,8 @@
 /* Page-level accessibility patches (not widget code), most found by the axe browser tests:
    Material's search dialog has no accessible name; wide tables, widget tables and notebook code
    cells scroll horizontally without being reachable from the keyboard; a link to a heading
-   lands above or below it once the widgets before it have mounted.
+   lands above or below it once the widgets before it have mounted; blocks skipped at load
+   (page speed) are drawn once the page is idle, for find-in-page.
 
    window.StackA11y() asks for a run: on every page (Material's document$), after each widget
    mounts, after a resize, when a content tab opens. Requests are coalesced into one run when
@@ -15,9 +16,16 @@
 
   // Wide scrollers are found one at a time while the page is idle: reading a width may lay out
   // that scroller's content, and measuring every table of a long page in one go was a long
-  // task of seconds on a slow phone.
+  // task of seconds on a slow phone. A scroller whose content the browser has not drawn yet
+  // (content-visibility: auto: a widget far below, a table in a note) is measured when it is
+  // drawn, not before: measuring it would lay it out now.
   const scrollersLeft = [];
   let askedAgain = false;
+  const drawn = (scroller) => {
+    const content = scroller.firstElementChild;
+    return !content || !content.checkVisibility ||
+      content.checkVisibility({ contentVisibilityAuto: true });
+  };
   const isWide = (scroller) => scroller.scrollWidth > scroller.clientWidth || [
     ...scroller.children].some((child) => child.getBoundingClientRect().width >
     scroller.clientWidth + 1);
@@ -28,7 +36,8 @@
   const checkScrollers = (deadline) => {
     do {
       const scroller = scrollersLeft.shift();
-      if (scroller && scroller.isConnected && scroller.tabIndex < 0 && isWide(scroller)) {
+      if (scroller && scroller.isConnected && scroller.tabIndex < 0 && drawn(scroller) &&
+          isWide(scroller)) {
         scroller.tabIndex = 0;
       }
     } while (scrollersLeft.length && deadline.timeRemaining() > 0);
@@ -64,10 +73,14 @@
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(request, 200);
   });
-  // A table in a content tab not yet chosen has no width: look again when a tab opens.
+  // A table in a content tab not yet chosen has no width: look again when a tab opens, and
+  // when the browser draws a block it had skipped.
   addEventListener("change", (event) => {
     if (event.target.closest(".tabbed-set")) request();
   });
+  document.addEventListener("contentvisibilityautostatechange", (event) => {
+    if (!event.skipped) request();
+  }, true);
   // A link to a heading is followed before the widgets above it mount and change height: until
   // the reader scrolls, clicks or types, each run puts the heading back where the link led.
   for (const event of ["wheel", "touchstart", "keydown", "mousedown"]) {
@@ -75,10 +88,44 @@
       heldHeading = null;
     }, { passive: true });
   }
+
+  // The blocks lecture.css lets the browser skip at load (content-visibility: auto) are drawn
+  // afterwards, a few at a time while the page is idle: the page is then laid out whole, as it
+  // was before they were skipped, and find-in-page scrolls a match to its exact place. Each
+  // turn stops after a few milliseconds, so none is a long task, on a phone either. Only the
+  // page first opened skips the article's blocks: one that instant navigation brings is laid
+  // out whole (the reader may land anywhere in it), but for its notebook cells, drawn likewise.
+  let blocksLeft = [];
+  const TURN_MS = 8;
+  const drawBlocks = (deadline) => {
+    const start = performance.now();
+    while (blocksLeft.length && deadline.timeRemaining() > 0 &&
+           performance.now() - start < TURN_MS) {
+      const block = blocksLeft.shift();
+      if (!block.isConnected) continue;
+      block.style.contentVisibility = "visible";
+      block.getBoundingClientRect(); // laid out now, inside this turn
+    }
+    if (blocksLeft.length) idle(drawBlocks);
+    else request(); // tables in the blocks drawn: are they wide?
+  };
+  // The article's blocks, and a notebook's code cells (skipped on every page: lecture.css).
+  const SKIPPABLE = ".md-typeset > *, .jupyter-wrapper .jp-Notebook > .jp-CodeCell";
+  const drawSkippedBlocks = () => {
+    blocksLeft = [...document.querySelectorAll(SKIPPABLE)].filter((block) =>
+      getComputedStyle(block).contentVisibility === "auto");
+    idle(drawBlocks);
+  };
+
+  let firstPage = true;
   const onPage = () => {
     const id = decodeURIComponent(location.hash.slice(1));
     heldHeading = id ? document.getElementById(id) : null;
     request();
+    if (!firstPage) document.documentElement.classList.remove("from-top");
+    if (document.readyState === "complete") drawSkippedBlocks();
+    else addEventListener("load", drawSkippedBlocks, { once: true });
+    firstPage = false;
   };
   if (window.document$) window.document$.subscribe(onPage);
   else addEventListener("DOMContentLoaded", onPage);

@@ -5,6 +5,8 @@
     python -m scripts.experiments.shakespeare --quick      # every code path on a tiny slice
     python -m scripts.experiments.shakespeare --list       # the runs, and which are done
     python -m scripts.experiments.shakespeare --timing     # time the models side by side
+    python -m scripts.experiments.shakespeare --runs L3-h128-res-s0 --out /tmp/scratch
+                                                           # named runs, records elsewhere
 
 Each run writes docs/generated/experiments/shakespeare/<name>.json as soon as it finishes,
 with the hash of its inputs (scripts/generation/cache.py's inputs_key): the configuration, the
@@ -46,16 +48,20 @@ WORKER_ENV = {"OMP_NUM_THREADS": "1", "MALLOC_MMAP_THRESHOLD_": str(256 << 20),
 ANALYSIS_MODULES = ("stacklib.charlm.analysis",)
 
 
-def training_key(run) -> str:
-    """The run's inputs: its job, the training code and the versions of what it runs on (the
+def versions() -> dict[str, str]:
+    """The versions a trained model depends on: torch, NumPy and the corpus package (the
     library's own version is not among them: its code is hashed instead)."""
     from stacklib.corpus import PACKAGE, VERSION
-    from stacklib.experiments.common import versions
+    from stacklib.experiments.common import versions as library_versions
 
-    library = versions()
-    depends = {"torch": library["torch"], "numpy": library["numpy"], PACKAGE: VERSION}
+    library = library_versions()
+    return {"torch": library["torch"], "numpy": library["numpy"], PACKAGE: VERSION}
+
+
+def training_key(run) -> str:
+    """The run's inputs: its job, the training code and the versions of what it runs on."""
     return inputs_key(TRAINING_MODULES, extra=repr(run.job)
-                      + json.dumps(depends, sort_keys=True))[:16]
+                      + json.dumps(versions(), sort_keys=True))[:16]
 
 
 def analysis_key(run, train_key: str) -> str:
@@ -173,6 +179,12 @@ def study_runs(args):
         if unknown:
             raise SystemExit(f"--groups: no group named {', '.join(sorted(unknown))}")
         runs = [run for run in runs if run.group in args.groups]
+    if args.runs:
+        unknown = set(args.runs) - {run.name for run in runs}
+        if unknown:
+            raise SystemExit(f"--runs: no run named {', '.join(sorted(unknown))}")
+        order = {name: i for i, name in enumerate(args.runs)}
+        runs = sorted((run for run in runs if run.name in order), key=lambda r: order[r.name])
     return runs
 
 
@@ -201,6 +213,8 @@ def main(argv=None) -> int:
     ap.add_argument("--groups", nargs="+", metavar="GROUP",
                     help="only these groups of the study (depth, budget, data, deep, lr, scale, "
                          "cell)")
+    ap.add_argument("--runs", nargs="+", metavar="RUN",
+                    help="only these runs (e.g. L3-h128-res-s0), in this order")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)

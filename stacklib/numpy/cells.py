@@ -46,14 +46,14 @@ class RNNStep(NamedTuple):
     h: np.ndarray  # (B, H) act(a): its derivative needs only h
 
 
-def rnn_step(x, h_prev, w_ih, w_hh, b_ih, b_hh, nonlinearity="tanh"):
+def rnn_step(x, h_prev, w_ih, w_hh, b_ih, b_hh, nonlinearity):
     """Elman: h_t = act(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh)."""
     act, _ = ACTIVATIONS[nonlinearity]
     h = act(x @ w_ih.T + b_ih + h_prev @ w_hh.T + b_hh)  # (B, H)
     return h, RNNStep(x, h_prev, h)
 
 
-def rnn_step_backward(dh, step, w_hh, nonlinearity="tanh"):
+def rnn_step_backward(dh, step, w_hh, nonlinearity):
     _, dact = ACTIVATIONS[nonlinearity]
     da = dh * dact(step.h)  # (B, H)
     return da, da, da @ w_hh

@@ -148,7 +148,7 @@ class StackedRNN(ConfigFields):
         x = np.array(x[:, None] if not batched else  # the tape's own (T, B, in) copy
                      x.transpose(1, 0, 2) if cfg.batch_first else x)
         h0, c0 = self._states(hx, x.shape[1], batched)
-        rng = self.generator if self.training and cfg.dropout > 0 else None
+        rng = self.generator if self.training else None  # masks drawn only if dropout > 0
         out = forward(cfg, self._params, x, h0, c0, rng)
         if not batched:  # drop the B = 1 axis the unbatched input ran with
             return dataclasses.replace(

@@ -19,7 +19,7 @@ from torch import Tensor
 ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu, "linear": lambda a: a}
 
 
-def rnn_cell(x: Tensor, state, w_ih, w_hh, b_ih, b_hh, nonlinearity="tanh"):
+def rnn_cell(x: Tensor, state, w_ih, w_hh, b_ih, b_hh, nonlinearity):
     """Elman: h' = act(W_ih x + b_ih + W_hh h + b_hh), act in tanh | relu | linear."""
     (h,) = state
     return (ACTIVATIONS[nonlinearity](F.linear(x, w_ih, b_ih) + F.linear(h, w_hh, b_hh)),)

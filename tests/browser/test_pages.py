@@ -1,4 +1,5 @@
-"""Every page, loaded once: no console error, nothing leaves 127.0.0.1 (both checked by the
+"""Every page, loaded once on a laptop's screen: nothing moves while it loads (a phone's screen:
+test_reading_on_a_phone.py), no console error, nothing leaves 127.0.0.1 (both checked by the
 `web` fixture), no serious or critical axe-core violation in the light palette nor in the dark
 one, the static figure is what prints, and every widget works on a 360 px phone with reduced
 motion. The print page (every page again) is checked once. Plus the runtime's promises:
@@ -11,14 +12,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_helpers import PAGES, SUB, shown
+from browser_helpers import ALL_DRAWN, FRAMES, LAPTOP, PAGES, SUB, WATCH_SHIFTS, shown
 
 from scripts.site import nav_urls
 
 WIDGET_PAGES = sorted(set(PAGES.values()))
 DATA = {"hero-lamps": "hero", "lenses": "lenses", "price": "params", "live-stack": "live_stack",
         "climb": "walkthrough", "vanishing": "vanishing", "verdict": "verdict", "quiz": "quiz",
-        "depth-data": "depth_data", "curves": "shakespeare_curves"}
+        "depth-data": "depth_data", "curves": "shakespeare_curves",
+        "shakespeare-live": "shakespeare_live"}
 
 
 def axe_problems(page, context=None, **options) -> list[str]:
@@ -60,7 +62,7 @@ def _screen_shows_the_widget_and_print_the_figure(page) -> None:
         assert not any(u.is_visible() for u in w.locator(".w-ui").all())
         static = w.locator(":scope > :not(.w-ui)").all()
         assert static and all(s.is_visible() for s in static), w.get_attribute("data-widget")
-        assert all(img.is_visible() for img in w.locator("img").all())
+        assert all(img.is_visible() for img in w.locator(":scope > :not(.w-ui) img").all())
     page.emulate_media(media="screen")
 
 
@@ -114,8 +116,14 @@ def _widgets_work_on_a_phone(web) -> None:
 @pytest.mark.parametrize("rel", nav_urls())
 def test_page_light_dark_print_and_phone(web, rel):
     page = web.page
+    page.set_viewport_size(LAPTOP)
     page.emulate_media(reduced_motion="reduce")
+    page.add_init_script(WATCH_SHIFTS)
     web.goto(rel)
+    page.wait_for_function(ALL_DRAWN)
+    page.evaluate(FRAMES)
+    assert page.evaluate("window.shifts") == [], "the page moved while it loaded"
+    web.settle()  # the blocks just drawn get their keyboard patches (a11y.js) too
     for w in widgets(page):
         assert w.get_attribute("data-widget-state") == "live", w.get_attribute("data-widget")
     bad = axe_problems(page)

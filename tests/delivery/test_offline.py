@@ -100,6 +100,29 @@ def test_widgets_mount_from_file_url(offline, browser):
         page.close()
 
 
+def test_the_live_shakespeare_stack_writes_from_file_url(offline, browser):
+    """Its weights come by a <script> tag, which file:// allows (fetch it refuses)."""
+    _, site = offline
+    bundled = (site / "assets/offline-data.js").read_text(encoding="utf-8")
+    assert '"generated/data/shakespeare_live.json"' in bundled
+    assert "shakespeare_live_check" not in bundled    # the browser test's reference
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    widget = "[data-widget=shakespeare-live]"
+    try:
+        page.goto((site / "06b-shakespeare-layers.html").as_uri())
+        page.wait_for_selector(f'{widget}[data-widget-state="live"]', state="attached",
+                               timeout=15_000)
+        page.locator(widget).scroll_into_view_if_needed()
+        page.wait_for_selector(f'{widget}[data-model="ready"]', state="attached",
+                               timeout=30_000)
+        page.locator(widget).get_by_role("button", name="Continue").click()
+        page.wait_for_function(f"() => document.querySelector('{widget} .w-status')"
+                               ".textContent.startsWith('The stack wrote 100 characters')",
+                               timeout=60_000)
+    finally:
+        page.close()
+
+
 def test_offline_data_holds_what_the_widget_scripts_name(tmp_path):
     from scripts.delivery.offline import write_offline_data
 

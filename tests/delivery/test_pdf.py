@@ -15,7 +15,9 @@ from stacklib.walkthrough import walkthrough
 
 DOCS = ROOT / "docs"
 LABS = {"PyTorch": "pytorch_lab.py", "Keras": "keras_lab.py", "NumPy": "numpy_lab.py"}
-MAX_BYTES = 5 * 1024 * 1024
+# The PDF is one download a reader takes offline. Vector figures keep it within this budget;
+# figures embedded as full-page rasters would not.
+MAX_BYTES = 6 * 1024 * 1024
 
 
 def norm(text: str) -> str:
@@ -137,3 +139,16 @@ def test_answer_key_appendix_has_every_quiz_answer(pdf_text):
             words = re.findall(r"[\w=-]+", answer.lower())
             missing = [w for w in words if w not in appendix.lower()]
             assert not missing, (key, missing)
+
+
+def test_the_shakespeare_probes_and_cells_print(pdf_text):
+    """What each layer of the trained stacks holds prints: every score of the probe table, and
+    the static heat map of the live widget (its feature labels and its scale's caption)."""
+    text = norm(pdf_text)
+    page = text[text.index(page_title("06b-shakespeare-layers.md")):]
+    table = (DOCS / "generated/partials/shakespeare_probes.md").read_text(encoding="utf-8")
+    scores = re.findall(r"\d\.\d{3}\u00a0±\u00a0\d\.\d{3}", table)
+    assert len(scores) >= 7 * 2 * 3
+    missing = [s for s in scores if norm(s) not in page]
+    assert not missing, missing
+    assert "cell activation, signed" in page

@@ -18,12 +18,17 @@ def opening_words(markdown: str, count: int = 6) -> list[str]:
     note that holds only code is left to the code-lab tests)."""
     found = []
     for body in NOTE.findall(markdown):
-        prose = [p for p in re.split(r"\n\s*\n", body) if p.strip() and "```" not in p]
+        # code and included files are checked elsewhere: only the note's own prose counts
+        prose = [p for p in re.split(r"\n\s*\n", body)
+                 if p.strip() and "```" not in p and not p.strip().startswith("--8<--")]
         if not prose:
             continue
         paragraph = prose[0]
         text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", paragraph)  # links: their text
-        text = re.sub(r"[*_]", "", text)
+        text = re.sub(r"^\s*(?:[-*]|\d+\.)\s+", "", text)  # a list item's marker
+        # emphasis marks go; inside `code` an underscore is part of a name and is printed
+        pieces = re.split(r"`([^`]*)`", text)
+        text = "".join(p if i % 2 else re.sub(r"[*_]", "", p) for i, p in enumerate(pieces))
         found.append(" ".join(text.split()[:count]))
     return found
 

@@ -98,15 +98,19 @@ DEPENDENTS = {
                             "shakespeare_figures", "shakespeare_curves", "prose_numbers"},
                            {"depth_width", "latency"}),
     "stacklib/charlm/summary.py": ({"shakespeare_tables", "shakespeare_figures",
-                                    "shakespeare_curves", "prose_numbers"}, set()),
+                                    "shakespeare_curves", "prose_numbers",
+                                    "shakespeare_probes"}, set()),
     # the latency measurement depends on parameter counting only: editing the toy models'
     # training code does not re-time it
     "stacklib/experiments/agreement.py": (set(), set(REGISTRY) - {"gradient_flow", "latency"}),
     "stacklib/experiments/stacks.py": (set(), {"stacks", "probes", "depth_width"}),
-    "stacklib/experiments/budget.py": (set(), {"depth_width", "latency"}),
+    # the Shakespeare study sizes its models with the same matched width as the toy budget
+    "stacklib/experiments/budget.py": ({"shakespeare_tables", "shakespeare_figures",
+                                        "shakespeare_curves", "prose_numbers"},
+                                       {"depth_width", "latency"}),
     "stacklib/lecture.py": ({"parameter_tables", "example_tables", "walkthrough_tables",
                              "quiz_answers", "parameter_figures", "gradient_figures",
-                             "trained_data", "prose_numbers"},
+                             "trained_data", "prose_numbers", "layer_colours"},
                             set(REGISTRY)),
 }
 

@@ -15,7 +15,7 @@ from sitebuild import DOCS
 
 SCRIPT = re.compile(r"<script\b([^>]*)>", re.IGNORECASE)
 OUR_JS = re.compile(r'\ssrc="[^"]*?(?<![\w-])(?<!assets/)javascripts/([\w-]+)\.js"')
-LECTURE = re.compile(r"^(\d\d-[\w-]+/|code_lab/|shakespeare/)?index\.html$")
+LECTURE = re.compile(r"^(\d\d-[\w-]+/|code_lab/|shakespeare(-layers)?/)?index\.html$")
 
 
 def hook(name: str):
@@ -79,6 +79,20 @@ def test_the_theme_bundle_is_deferred_on_every_page(site):
         tags = [attrs for attrs in SCRIPT.findall(page.html)
                 if "assets/javascripts/bundle." in attrs]
         assert len(tags) == 1 and re.search(r"\sdefer\b", tags[0]), (page.rel, tags)
+
+
+def test_the_palette_stylesheet_restyles_nothing_while_the_colours_switch(site):
+    """hooks/palette_switch_css.py: Material marks <body> as switching colours on every load;
+    no rule of the served palette stylesheet depends on that mark, so marking it restyles
+    nothing. The hook takes out exactly that rule (a palette rule of the same shape stays)."""
+    sheets = list((site.site / "assets" / "stylesheets").glob("palette.*.css"))
+    assert len(sheets) == 1
+    css = sheets[0].read_text(encoding="utf-8")
+    assert "[data-md-color-scheme=slate]" in css and "data-md-color-switching" not in css
+    theirs = ("[data-md-color-scheme=slate]{--x:1}[data-md-color-switching] *,"
+              "[data-md-color-switching] :after{transition-duration:0s!important}a{b:c}")
+    assert hook("palette_switch_css").without_switching_rule(theirs) == (
+        "[data-md-color-scheme=slate]{--x:1}a{b:c}", 1)
 
 
 def test_math_font_faces_match_their_files():
