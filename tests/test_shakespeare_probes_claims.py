@@ -99,6 +99,20 @@ def test_a_random_stack_already_holds_much_of_it(probes, summary):
         assert s["next_space"]["learned"] == [True, True, True], stack
         assert s["heading"]["learned"] == [True, True, True], stack
     assert summary["L3-h128-res"]["speech_line"]["learned"] == [False, True, True]
+    assert summary["L3-h128-res"]["since_stop"]["learned"] == [False, True, False]
+
+
+def test_the_sentence_count_rises_above_layer_1_without_training(summary):
+    """"Training's mark on these counts is clear only in the residual stacks' upper layers: an
+    untrained stack also reads the distance since a full stop better above layer 1"; "their
+    layer 1 reads it better than a trained layer 1 does"."""
+    for stack in STACKS:
+        stop = summary[stack]["since_stop"]
+        untrained = [layer["mean"] for layer in stop["untrained"]]
+        assert min(untrained[1:]) > untrained[0], stack
+        assert stop["layers"][0]["mean"] < untrained[0], stack
+    for feature in ("since_stop", "speech_line"):
+        assert not any(summary["L3-h128"][feature]["learned"]), feature
 
 
 def test_no_single_cell_reads_a_count_as_well_as_the_probe(probes):

@@ -1,8 +1,8 @@
 /* A stack trained on Shakespeare, live: the study's 3×128 residual model (seed 0) runs in the
    page (shakespeare-model.js), drawn by shakespeare-view.js. The reader picks a test-play passage
    or types one; under every character, one strip per layer shows the cell of the chosen feature
-   (the probes' most selective cell, generated/data/shakespeare_live.json) or the layer's step
-   |Δh|; the arrow keys or a click pick a character, whose values and next characters show
+   (the probes' most selective cell, generated/data/shakespeare_live.json) or the layer's mean
+   change |Δh|; the arrow keys or a click pick a character, whose values and next characters show
    below; and Continue lets the stack write on, one character at a time, yielding to the browser
    between characters. The weights load when the widget nears the screen or is first used; until
    then the static figure stays. #passage=N opens passage N. */
@@ -144,7 +144,7 @@ StackWidgets.register("shakespeare-live", {
     const strips = h("select.w-sl-select", { "aria-label": "What the strips show",
       onchange: () => model && view.setShowing(strips.value) },
     live.features.map((f) => h("option", { value: f.name, text: `cell: ${f.label}` })),
-    h("option", { value: "dh", text: "step size |Δh| of each layer" }));
+    h("option", { value: "dh", text: "mean change |Δh| of each layer" }));
     const length = h("select.w-sl-select", { "aria-label": "Characters to write" },
       limits.lengths.map((n) => h("option", { value: n, text: `${n} characters` })));
     const seedField = h("input.w-sl-seed", { type: "number", min: 0, max: 99999,

@@ -1,8 +1,9 @@
 /* The live Shakespeare stack's view (used by shakespeare-live.js): the text it read or wrote,
    one row of characters at a time with a strip per layer under each character (the chosen
-   feature's cell, or the layer's step |Δh|), and the picked character's values and most likely
-   next characters. A character is an entry {ch, id (-1: skipped), gen (written by the stack),
-   h: every layer's state, dh: every layer's mean |Δh|, logits: the scores of what comes next}. */
+   feature's cell, or the layer's mean change |Δh|), and the picked character's values and most
+   likely next characters. A character is an entry {ch, id (-1: skipped), gen (written by the
+   stack), h: every layer's state, dh: every layer's mean |Δh|, logits: the scores of what comes
+   next}. */
 (function () {
   "use strict";
 
@@ -41,7 +42,7 @@
     };
     const feature = () => live.features.find((f) => f.name === showing);
     /** Layer l's strip value under a character: the cell, signed so that up means more of its
-        feature, in [-1, 1]; or the step |Δh| as a share of 0.5, in [0, 1]. */
+        feature, in [-1, 1]; or the mean change |Δh| as a share of 0.5, in [0, 1]. */
     const strip = (entry, l) => {
       if (!entry.h) return null;
       if (showing === "dh") return clamp(entry.dh[l] / 0.5, 0, 1);
@@ -119,7 +120,7 @@
         drawColumn(t);
       });
       lines.ariaLabel = `${chars.length} characters, each with ${L} strips (layers 1 to ${L})` +
-        ` showing ${showing === "dh" ? "the step size |Δh|"
+        ` showing ${showing === "dh" ? "the mean change |Δh|"
           : `the cell for “${feature().label}”`}`;
     };
 
