@@ -15,16 +15,22 @@ from collections.abc import Callable
 
 import numpy as np
 
-from scripts.generation import shakespeare_records
+from scripts.generation import shakespeare_records, shakespeare_scale
 from scripts.generation.write import Output
+from stacklib.charlm.study import SHAPES
+from stacklib.charlm.summary import LATE_WINDOW
 from stacklib.params import count_params, param_breakdown
 
 DATA = ["docs/generated/experiments/depth_data.json", *shakespeare_records.DATA]
 OUTPUT = "generated/data/prose_numbers.json"
-HOME, BLUEPRINT, CELLS, LIVE, HAND, VANISH, VERDICT, DATA_PAGE, QUIZ = (
+HOME, BLUEPRINT, CELLS, LIVE, HAND, VANISH, VERDICT, DATA_PAGE, SUMMARY, QUIZ = (
     "index.md", "03-blueprint.md", "05-cell-flavors.md", "06-live-stack.md", "08-hand-computed.md",
-    "09-vanishing-paths.md", "10-verdict.md", "10b-depth-and-data.md", "13-mastery-check.md",
+    "09-vanishing-paths.md", "10-verdict.md", "10b-depth-and-data.md", "12-summary.md",
+    "13-mastery-check.md",
 )
+WIDE, RESIDUAL, PLAIN3, _ = SHAPES
+# Sutskever, Vinyals & Le (2014) report their translation model's size: a literature figure.
+SUTSKEVER_PARAMS = 384e6
 # The trained results, read once per run through its Output (which allows only DATA files).
 _TRAINED: dict = {}
 
@@ -117,10 +123,14 @@ def _toy_factor(i: int) -> str:
     return f"{GRADIENT_MODEL['factors'][i]:.2f}"
 
 
-def _study() -> dict:
+def _loaded() -> shakespeare_records.Study:
     if "study" not in _TRAINED:
-        _TRAINED["study"] = shakespeare_records.load(_TRAINED["out"]).summary
+        _TRAINED["study"] = shakespeare_records.load(_TRAINED["out"])
     return _TRAINED["study"]
+
+
+def _study() -> dict:
+    return _loaded().summary
 
 
 def _study_plan(name: str):
@@ -170,6 +180,25 @@ def _late_gap_bound(which) -> str:
             if s in deep["step"] and s >= _study_base().train.max_steps // 3]
     rounding = np.floor if which is min else np.ceil
     return f"{rounding(which(gaps) * 100) / 100:.2f}"
+
+
+def _scale_gaps(shape: str) -> list[float]:
+    return shakespeare_scale.gaps(_study(), shape)
+
+
+def _largest_model() -> int:
+    return shakespeare_scale.largest_model(_study())
+
+
+def _ceil3(x: float) -> str:
+    return f"{np.ceil(x * 1000) / 1000:.3f}"
+
+
+def _scale_gain_past_cap(shape: str) -> str:
+    """§10 "Four budgets": the mean fall in best validation bpc past the usual step cap."""
+    gains = shakespeare_scale.gain_past(_loaded().records, _study(), shape,
+                                        _study_base().train.max_steps)
+    return f"{np.mean(gains):.3f}"
 
 
 def _last_budget_swap() -> int:
@@ -234,6 +263,19 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "31,250": ((DATA_PAGE,), lambda: _int(_study_plan("DATA_SIZES")[0])),
     "125,000": ((DATA_PAGE,), lambda: _int(_study_plan("DATA_SIZES")[1])),
     "3.9": ((DATA_PAGE,), lambda: f"{len(_corpus().train.text) / 1e6:.1f}"),
+    # §10 "Four budgets" (and §12): depth against width across budgets
+    "95k": ((VERDICT,), lambda: shakespeare_scale.budget_size(_study(), 0.25)),
+    "760k": ((VERDICT,), lambda: shakespeare_scale.budget_size(_study(), 2.0)),
+    "0.02": ((VERDICT, SUMMARY), lambda: f"{-min(_scale_gaps(RESIDUAL)):.2f}"),
+    "0.14": ((VERDICT,), lambda: f"{min(_scale_gaps(PLAIN3)):.2f}"),
+    "0.18": ((VERDICT,), lambda: f"{max(_scale_gaps(PLAIN3)):.2f}"),
+    "500": ((VERDICT,), lambda: f"{round(SUTSKEVER_PARAMS / _largest_model(), -2):.0f}"),
+    "1,000": ((VERDICT,), lambda: _int(LATE_WINDOW)),
+    "0.012": ((VERDICT,), lambda: _ceil3(max(shakespeare_scale.late_gains(_study(), 1.0)))),
+    "12,000": ((VERDICT,), lambda: _int(max(_study_plan("SCALE_STEPS").values()))),
+    "10,250": ((VERDICT,), lambda: _int(max(shakespeare_scale.largest_budget_steps(_study())))),
+    "0.009": ((VERDICT,), lambda: _scale_gain_past_cap(RESIDUAL)),
+    "0.001": ((VERDICT,), lambda: _scale_gain_past_cap(WIDE)),
     # §13 exercise E5: the toy model's largest figure factor (its answer is generated)
     "0.90": ((QUIZ,), lambda: _toy_factor(-1)),
 }

@@ -75,27 +75,24 @@ def _rows(budget: dict, label: str) -> list[list[str]]:
     return rows
 
 
-def table_md(scale: dict, reference_params: int) -> str:
-    header = ["Budget", "Layers × width", "Whole model", "Test bpc", "vs 1 wide layer",
-              "Training bpc", "Steps", "Stopped by"]
+def table_md(scale: dict, reference: dict) -> str:
+    """The table, for the scale summary and the reference budget's model (its ``trained``),
+    whose parameters are the unit of the budgets."""
+    header = [f"Budget (× {fmt_int(reference['params'])})", "Layers × width", "Whole model",
+              "Test bpc", "vs 1 wide layer", "Training bpc", "Steps", "Stopped by"]
     rows = []
     for budget in scale["lstm"]:
         rows += _rows(budget, f"{budget['scale']:g}{NBSP}×")
     gru = _rows(scale["gru"], f"1{NBSP}×, GRU")
     return (header_comment(__name__) + md_table(header, rows + gru)
-            + f"\nBudgets in multiples of the reference model's {fmt_int(reference_params)} "
-              "parameters (3 × 128 LSTM layers with embedding and readout). Each budget's "
-              "stacks have LSTM (or GRU) parameters within 2 % of its 3-layer stack's; the "
-              "whole models differ a little more, as the readout grows with the width. Test "
-              "and training bpc: mean ± standard deviation over three seeds. *vs 1 wide "
-              "layer*: the difference of the means, with the two spreads added in "
-              "quadrature (negative: the deeper stack is better). *Steps* is the mean over "
-              "the seeds; *stopped by* says how each seed's training ended.\n")
+            + "\nMean ± standard deviation of three seeds. *vs 1 wide layer*: the difference "
+              "of the means, spreads added in quadrature.\n")
 
 
 def scale_figure(plt, scale: dict, phone: bool):
     fig, axes = plt.subplots(*((2, 1) if phone else (1, 2)),
-                             figsize=(PHONE_WIDTH, 6.4) if phone else (8.6, 3.6))
+                             figsize=(PHONE_WIDTH, 7.4) if phone else (8.6, 3.6),
+                             gridspec_kw={"hspace": 0.5} if phone else {"wspace": 0.3})
     ax, gap_ax = axes
     shapes = [s for s in STYLE if any(s in b["shapes"] for b in scale["lstm"])]
     for shape in shapes:
@@ -106,11 +103,12 @@ def scale_figure(plt, scale: dict, phone: bool):
         ax.fill_between(x, values.min(1), values.max(1), color=color, alpha=0.16, lw=0)
         ax.plot(x, values.mean(1), color=color, ls=ls, marker=marker, ms=4, lw=1.6,
                 label=shape)
+    gru_label = iter(["GRU (open markers)"])  # one legend entry: the markers name the shape
     for shape, c in scale["gru"]["shapes"].items():
         _, _, marker = STYLE[shape]
         ax.errorbar([c["params"]], [c["test_bpc"]["mean"]], yerr=[c["test_bpc"]["std"]],
                     color=CELL_COLORS["gru"], marker=marker, ms=5, mfc="white", ls="none",
-                    capsize=2, label=f"GRU, {shape}")
+                    capsize=2, label=next(gru_label, None))
     ax.set_xlabel("whole-model parameters", fontsize=LABEL)
     ax.set_ylabel("test bits per character", fontsize=LABEL)
     ax.set_title("test bpc against budget", fontsize=TITLE)
@@ -124,8 +122,12 @@ def scale_figure(plt, scale: dict, phone: bool):
         points = [(b["params"], b["gap"][shape]) for b in scale["lstm"] if shape in b["gap"]]
         x = [p * 10 ** offset for p, _ in points]
         gap_ax.errorbar(x, [g["mean"] for _, g in points], yerr=[g["std"] for _, g in points],
-                        color=color, ls=ls, marker=marker, ms=4, lw=1.3, capsize=2,
-                        label=shape)
+                        color=color, ls=ls, marker=marker, ms=4, lw=1.3, capsize=2)
+        gru = scale["gru"]["gap"].get(shape)
+        if gru is not None:  # the GRU's gap at its one budget, beside the LSTM's
+            gap_ax.errorbar([scale["gru"]["params"] * 10 ** (offset + 0.03)], [gru["mean"]],
+                            yerr=[gru["std"]], color=CELL_COLORS["gru"], marker=marker, ms=5,
+                            mfc="white", ls="none", capsize=2)
     gap_ax.set_xlabel("budget (the wide layer's whole-model parameters)", fontsize=LABEL)
     gap_ax.set_ylabel("test bpc minus the wide layer's", fontsize=LABEL)
     gap_ax.set_title("below 0: depth beats width", fontsize=TITLE)
@@ -137,9 +139,50 @@ def scale_figure(plt, scale: dict, phone: bool):
         a.grid(alpha=0.25)
         if phone:
             a.tick_params(axis="x", labelsize=SCRIPT)
-    ax.legend(fontsize=SMALL, ncol=1)
-    gap_ax.legend(fontsize=SMALL)
+    # One legend for both panels, below them: inside, it would cover the converging lines.
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=SMALL, loc="upper center", ncol=2 if phone else 5,
+               bbox_to_anchor=(0.5, 0.02 if phone else 0.0), frameon=False)
     return fig
+
+
+# ---------------------------------------------------------------- what the prose types
+# (registered in prose_numbers.py, which ties each literal on the page to these)
+def budget_size(summary: dict, factor: float) -> str:
+    """A budget as the prose rounds it: ``factor`` times the reference model's parameters, to
+    two significant figures, in thousands ("95k")."""
+    reference = summary["budget"][summary["reference"]]["params"]
+    return f"{float(f'{factor * reference:.2g}') / 1000:g}k"
+
+
+def largest_model(summary: dict) -> int:
+    return max(c["params"] for b in summary["scale"]["lstm"] for c in b["shapes"].values())
+
+
+def gaps(summary: dict, shape: str) -> list[float]:
+    """A deeper shape's mean gap to the wide layer at each budget it was trained at."""
+    return [b["gap"][shape]["mean"] for b in summary["scale"]["lstm"] if shape in b["gap"]]
+
+
+def late_gains(summary: dict, below: float) -> list[float]:
+    """How much each run at the budgets below ``below`` improved late (``late_gain``)."""
+    return [g for b in summary["scale"]["lstm"] if b["scale"] < below
+            for c in b["shapes"].values() for g in c["late_gain"]]
+
+
+def largest_budget_steps(summary: dict) -> list[int]:
+    """How many steps each run at the largest budget trained before it stopped."""
+    return [n for c in summary["scale"]["lstm"][-1]["shapes"].values() for n in c["steps"]]
+
+
+def gain_past(records: list[dict], summary: dict, shape: str, step: int) -> list[float]:
+    """At the largest budget: how much each seed of ``shape`` lowered its best validation bpc
+    after ``step`` (the study's usual cap), until it stopped."""
+    from stacklib.charlm.summary import best_before
+
+    name = summary["scale"]["lstm"][-1]["shapes"][shape]["name"]
+    runs = [r for r in records if r["name"].rsplit("-s", 1)[0] == name]
+    return [best_before(r, step) - best_before(r, r["steps"]) for r in runs]
 
 
 TITLE_TEXT = ("Test bits per character against whole-model parameters at four budgets: one wide "
@@ -150,7 +193,7 @@ TITLE_TEXT = ("Test bits per character against whole-model parameters at four bu
 def run(out: Output) -> None:
     study = shakespeare_records.load(out)
     scale = study.summary["scale"]
-    reference = study.summary["budget"][study.summary["reference"]]["params"]
+    reference = study.summary["budget"][study.summary["reference"]]
     out.text("generated/partials/shakespeare_scale.md", table_md(scale, reference))
     plt = mpl()
     save_layouts(lambda phone: scale_figure(plt, scale, phone), out,

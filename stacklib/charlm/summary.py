@@ -14,6 +14,9 @@ from itertools import pairwise
 
 import numpy as np
 
+# How far back from a run's end "still improving" looks, in steps.
+LATE_WINDOW = 1000
+
 TAIL = 50  # characters after a change at which the pages read what is left of it
 
 
@@ -74,7 +77,7 @@ def lr_halvings(run: dict) -> int:
     return sum(after < before for before, after in pairwise(run["history"]["lr"]))
 
 
-def late_gain(run: dict, window: int = 1000) -> float | None:
+def late_gain(run: dict, window: int = LATE_WINDOW) -> float | None:
     """How much a run's best validation bpc improved in its last ``window`` steps: near zero
     for a run that had converged when it stopped, at the step cap or not (None: the run was
     not scored that long before its end)."""

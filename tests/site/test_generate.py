@@ -95,10 +95,11 @@ DEPENDENTS = {
     "stacklib/walkthrough.py": ({"walkthrough_tables", "quiz_answers", "prose_numbers"}, set()),
     "stacklib/params.py": ({"parameter_tables", "example_tables", "quiz_answers",
                             "parameter_figures", "trained_data", "shakespeare_tables", "latency_table",
-                            "shakespeare_figures", "shakespeare_curves", "prose_numbers"},
+                            "shakespeare_figures", "shakespeare_curves", "shakespeare_scale",
+                            "prose_numbers"},
                            {"depth_width", "latency"}),
     "stacklib/charlm/summary.py": ({"shakespeare_tables", "shakespeare_figures",
-                                    "shakespeare_curves", "prose_numbers",
+                                    "shakespeare_curves", "shakespeare_scale", "prose_numbers",
                                     "shakespeare_probes"}, set()),
     # the latency measurement depends on parameter counting only: editing the toy models'
     # training code does not re-time it
@@ -106,7 +107,8 @@ DEPENDENTS = {
     "stacklib/experiments/stacks.py": (set(), {"stacks", "probes", "depth_width"}),
     # the Shakespeare study sizes its models with the same matched width as the toy budget
     "stacklib/experiments/budget.py": ({"shakespeare_tables", "shakespeare_figures",
-                                        "shakespeare_curves", "prose_numbers"},
+                                        "shakespeare_curves", "shakespeare_scale",
+                                        "prose_numbers"},
                                        {"depth_width", "latency"}),
     "stacklib/lecture.py": ({"parameter_tables", "example_tables", "walkthrough_tables",
                              "quiz_answers", "parameter_figures", "gradient_figures",
