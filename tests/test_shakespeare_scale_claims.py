@@ -62,8 +62,8 @@ def test_no_stack_beats_the_wide_layer_by_much(scale):
 
 def test_the_residual_edge_fades_as_the_models_outgrow_the_text(scale):
     """"It fit the training plays better than the wide layer at every budget, but at twice the
-    budget that no longer carried over to the test plays. The models had begun to outgrow the
-    text: every run stopped on its own, training bpc furthest below test bpc.\""""
+    budget that stopped carrying over to the test plays. The models had begun to outgrow the
+    text: every run ended on its own, training bpc furthest below test bpc.\""""
     for budget in scale["lstm"]:
         wide, residual = budget["shapes"][WIDE], budget["shapes"][RESIDUAL]
         assert residual["train_bpc"]["mean"] < wide["train_bpc"]["mean"], budget["scale"]
