@@ -264,8 +264,6 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "125,000": ((DATA_PAGE,), lambda: _int(_study_plan("DATA_SIZES")[1])),
     "3.9": ((DATA_PAGE,), lambda: f"{len(_corpus().train.text) / 1e6:.1f}"),
     # §10 "Four budgets" (and §12): depth against width across budgets
-    "95k": ((VERDICT,), lambda: shakespeare_scale.budget_size(_study(), 0.25)),
-    "760k": ((VERDICT,), lambda: shakespeare_scale.budget_size(_study(), 2.0)),
     "0.02": ((VERDICT, SUMMARY), lambda: f"{-min(_scale_gaps(RESIDUAL)):.2f}"),
     "0.14": ((VERDICT,), lambda: f"{min(_scale_gaps(PLAIN3)):.2f}"),
     "0.18": ((VERDICT,), lambda: f"{max(_scale_gaps(PLAIN3)):.2f}"),

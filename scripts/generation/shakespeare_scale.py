@@ -82,11 +82,12 @@ def table_md(scale: dict, reference: dict) -> str:
               "Test bpc", "vs 1 wide layer", "Training bpc", "Steps", "Stopped by"]
     rows = []
     for budget in scale["lstm"]:
-        rows += _rows(budget, f"{budget['scale']:g}{NBSP}×")
-    gru = _rows(scale["gru"], f"1{NBSP}×, GRU")
+        rows += _rows(budget, f"{budget['scale']:g}")
+    gru = _rows(scale["gru"], "1, GRU")
     return (header_comment(__name__) + md_table(header, rows + gru)
-            + "\nMean ± standard deviation of three seeds. *vs 1 wide layer*: the difference "
-              "of the means, spreads added in quadrature.\n")
+            + "\nMean ± standard deviation of three seeds. *vs 1 wide layer*: the "
+              "difference of the means, spreads added in quadrature; below zero, the deeper "
+              "shape is better; within its spread, a tie. *Steps*: the seeds' mean.\n")
 
 
 def scale_figure(plt, scale: dict, phone: bool):
@@ -148,13 +149,6 @@ def scale_figure(plt, scale: dict, phone: bool):
 
 # ---------------------------------------------------------------- what the prose types
 # (registered in prose_numbers.py, which ties each literal on the page to these)
-def budget_size(summary: dict, factor: float) -> str:
-    """A budget as the prose rounds it: ``factor`` times the reference model's parameters, to
-    two significant figures, in thousands ("95k")."""
-    reference = summary["budget"][summary["reference"]]["params"]
-    return f"{float(f'{factor * reference:.2g}') / 1000:g}k"
-
-
 def largest_model(summary: dict) -> int:
     return max(c["params"] for b in summary["scale"]["lstm"] for c in b["shapes"].values())
 
