@@ -24,7 +24,7 @@ from scripts.generation.shakespeare_tables import (
 )
 from stacklib.charlm.analysis import TimescaleConfig
 from stacklib.charlm.study import LEARNING_RATES, SEEDS, SHORT_STEPS, base_job
-from stacklib.charlm.summary import TAIL, crossing, share_left
+from stacklib.charlm.summary import TAIL, crossing, gap, share_left, tied
 
 
 @pytest.fixture(scope="module")
@@ -218,13 +218,12 @@ def test_budget_claims(study):
     # §12: "at one budget no plain stack beat a single wide layer"
     assert all(mean(cfg) > mean(one) for L, cfg in by_layers.items() if L > 1)
     # "the single wide layer and the two-layer stack end level with each other"
-    assert abs(mean(one) - mean(two)) <= spread(one) + spread(two) + 0.01
+    assert tied(gap(two, one))
     # "each added layer after that costs held-out bpc"; the card "Width is enough when…": "a
     # plain wide layer beat plain stacks of three and four layers of the same cost, and tied the
     # two-layer one"
     assert mean(by_layers[4]) > mean(by_layers[3]) > max(mean(one), mean(two))
-    assert all(mean(by_layers[L]) - mean(one) > spread(by_layers[L]) + spread(one)
-               for L in (3, 4))
+    assert all(not tied(gap(by_layers[L], one)) for L in (3, 4))
     # "the curves never cross" (the deep ones stay above the shallow ones)
     for shallow in (1, 2):
         for deep in (3, 4):
@@ -242,14 +241,14 @@ def test_budget_claims(study):
     # ties the wide layer within the seeds' spread"
     res3 = residual(study, 3)
     assert res3["params"] == plain(study, 3)["params"]
-    assert abs(mean(res3) - mean(one)) <= spread(res3) + spread(one)
+    assert tied(gap(res3, one))
     # "the best mean score was the four-layer residual stack's, within the seeds' spread of the
     # three-layer residual stack and the wide layer, and with a third more parameters"
     res4 = residual(study, 4)
     everything = [*study["depth"].values(), *budget.values()]
     assert mean(res4) == min(mean(c) for c in everything)
     for rival in (res3, one):
-        assert mean(rival) - mean(res4) <= spread(rival) + spread(res4)
+        assert tied(gap(rival, res4))
     assert 1.25 <= res4["params"] / ref <= 1.4
 
 

@@ -13,6 +13,7 @@ import pytest
 from claim_sources import generated
 
 from stacklib.charlm.study import SCALE_STEPS, SHAPES
+from stacklib.charlm.summary import tied as ties
 
 WIDE, RESIDUAL, PLAIN3, PLAIN2 = SHAPES
 
@@ -24,11 +25,6 @@ def scale():
 
 def budgets_with(scale, shape: str) -> list[dict]:
     return [b for b in scale["lstm"] if shape in b["shapes"]]
-
-
-def ties(gap: dict) -> bool:
-    """Two shapes tie when their means differ by less than their combined spread."""
-    return abs(gap["mean"]) < gap["std"]
 
 
 def test_the_budgets_and_shapes_trained(scale):
@@ -43,7 +39,7 @@ def test_the_budgets_and_shapes_trained(scale):
 def test_depth_does_not_start_to_pay(scale):
     """"Three residual layers edged ahead of the wide layer by about 0.02 bpc at the two smaller
     budgets and tied it at the two larger. Three plain layers lost at every budget they were
-    tried"; the table's note: "within its spread, a tie".\""""
+    tried"; the table's note: "within its ±, a tie".\""""
     gaps = {b["scale"]: b["gap"][RESIDUAL] for b in scale["lstm"]}
     assert all(gaps[f]["mean"] < 0 and not ties(gaps[f]) for f in (0.25, 0.5))
     assert ties(gaps[1.0]) and ties(gaps[2.0])

@@ -68,7 +68,7 @@ def _rows(budget: dict, label: str) -> list[list[str]]:
     for shape, c in budget["shapes"].items():
         gap = budget["gap"].get(shape)
         rows.append([label, _shape_cell(c), fmt_int(c["params"]), _bpc(c["test_bpc"]),
-                     "" if gap is None else f"{_signed(gap['mean'])}{PM}{gap['std']:.3f}",
+                     "" if gap is None else f"{_signed(gap['mean'])}{PM}{gap['margin']:.3f}",
                      _bpc(c["train_bpc"]), fmt_int(round(np.mean(c["steps"]))),
                      _stopped(c["stopped"])])
         label = ""
@@ -86,8 +86,8 @@ def table_md(scale: dict, reference: dict) -> str:
     gru = _rows(scale["gru"], "1, GRU")
     return (header_comment(__name__) + md_table(header, rows + gru)
             + "\nMean ± standard deviation of three seeds. *vs 1 wide layer*: the "
-              "difference of the means, spreads added in quadrature; below zero, the deeper "
-              "shape is better; within its spread, a tie. *Steps*: the seeds' mean.\n")
+              "difference of the means ± the two spreads added; below zero, the deeper shape "
+              "is better; within its ±, a tie. *Steps*: the seeds' mean.\n")
 
 
 def scale_figure(plt, scale: dict, phone: bool):
@@ -122,12 +122,12 @@ def scale_figure(plt, scale: dict, phone: bool):
         color, ls, marker = STYLE[shape]
         points = [(b["params"], b["gap"][shape]) for b in scale["lstm"] if shape in b["gap"]]
         x = [p * 10 ** offset for p, _ in points]
-        gap_ax.errorbar(x, [g["mean"] for _, g in points], yerr=[g["std"] for _, g in points],
+        gap_ax.errorbar(x, [g["mean"] for _, g in points], yerr=[g["margin"] for _, g in points],
                         color=color, ls=ls, marker=marker, ms=4, lw=1.3, capsize=2)
         gru = scale["gru"]["gap"].get(shape)
         if gru is not None:  # the GRU's gap at its one budget, beside the LSTM's
             gap_ax.errorbar([scale["gru"]["params"] * 10 ** (offset + 0.03)], [gru["mean"]],
-                            yerr=[gru["std"]], color=CELL_COLORS["gru"], marker=marker, ms=5,
+                            yerr=[gru["margin"]], color=CELL_COLORS["gru"], marker=marker, ms=5,
                             mfc="white", ls="none", capsize=2)
     gap_ax.set_xlabel("budget (the wide layer's whole-model parameters)", fontsize=LABEL)
     gap_ax.set_ylabel("test bpc minus the wide layer's", fontsize=LABEL)

@@ -167,10 +167,16 @@ def gradient_summary(runs: list[dict], clip: float) -> dict:
 
 def gap(deep: dict, wide: dict) -> dict:
     """A deep shape's test bpc minus the wide layer's at the same budget: the difference of the
-    means over seeds, and its spread, the two standard deviations added in quadrature (the
-    seeds of two shapes are independent draws)."""
+    means over seeds, and its ``margin``, the two standard deviations added (see ``tied``)."""
     d, w = deep["test_bpc"], wide["test_bpc"]
-    return {"mean": d["mean"] - w["mean"], "std": math.hypot(d["std"], w["std"])}
+    return {"mean": d["mean"] - w["mean"], "margin": d["std"] + w["std"]}
+
+
+def tied(gap: dict) -> bool:
+    """The pages' rule for a tie: two shapes whose means differ by no more than their seeds'
+    spreads added. With three seeds a cautious rule: it calls a win only when the spreads
+    cannot cover the difference."""
+    return abs(gap["mean"]) <= gap["margin"]
 
 
 def scale_summary(configs: dict[str, list[dict]], budgets: dict) -> dict:
