@@ -66,3 +66,11 @@ def test_the_table_has_a_row_per_shape_and_the_figure_draws(quick):
         fig = shakespeare_scale.scale_figure(plt, scale, phone)
         assert len(fig.axes) == 2
         plt.close(fig)
+
+
+def test_the_steps_column_counts_the_seeds_that_stopped_early():
+    steps = shakespeare_scale._steps
+    assert steps([6000, 5750, 6000], ["max_steps", "patience", "max_steps"]) == "5,917 (1\xa0early)"
+    assert steps([6000] * 3, ["max_steps"] * 3) == "6,000"
+    with pytest.raises(ValueError, match="diverged"):
+        steps([6000, 300, 6000], ["max_steps", "diverged", "max_steps"])

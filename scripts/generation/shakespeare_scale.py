@@ -1,9 +1,10 @@
 """Depth against width across four parameter budgets, on Shakespeare (the study's scale and cell
 groups, beside the budget group at the reference budget).
 
-generated/partials/shakespeare_scale.md   budget × shape: whole-model parameters, test and
-                                          training bpc over three seeds, steps, why training
-                                          stopped; then the GRU shapes at the reference budget
+generated/partials/shakespeare_scale.md   budget × shape: test bpc over three seeds, the gap
+                                          to the wide layer, training bpc, steps and how many
+                                          seeds stopped early; then the GRU shapes at the
+                                          reference budget
 generated/figures/shakespeare_scale.svg   test bpc against whole-model parameters, one line per
                                           shape with its seeds' range; beside it each deeper
                                           shape's gap to the one wide layer at every budget
@@ -13,8 +14,6 @@ generated/data/shakespeare.json for the claim tests.
 """
 
 from __future__ import annotations
-
-from collections import Counter
 
 import numpy as np
 
@@ -52,11 +51,14 @@ def _signed(x: float, digits: int = 3) -> str:
     return f"{x:+.{digits}f}".replace("-", MINUS)
 
 
-def _stopped(reasons: list[str]) -> str:
-    """"step cap ×2, patience ×1": why each seed's training ended."""
-    names = {"max_steps": "step cap", "patience": "patience", "diverged": "diverged",
-             "goal": "goal"}
-    return ", ".join(f"{names[r]}{NBSP}×{n}" for r, n in sorted(Counter(reasons).items()))
+def _steps(steps: list[int], reasons: list[str]) -> str:
+    """The seeds' mean steps, and how many of them stopped early ("7,833 (3 early)"): when
+    validation stopped improving, rather than at the step cap."""
+    unknown = set(reasons) - {"max_steps", "patience"}
+    if unknown:
+        raise ValueError(f"stopped: the scale table has no words for {sorted(unknown)}")
+    early = reasons.count("patience")
+    return fmt_int(round(np.mean(steps))) + (f" ({early}{NBSP}early)" if early else "")
 
 
 def _shape_cell(c: dict) -> str:
@@ -67,10 +69,9 @@ def _rows(budget: dict, label: str) -> list[list[str]]:
     rows = []
     for shape, c in budget["shapes"].items():
         gap = budget["gap"].get(shape)
-        rows.append([label, _shape_cell(c), fmt_int(c["params"]), _bpc(c["test_bpc"]),
+        rows.append([label, _shape_cell(c), _bpc(c["test_bpc"]),
                      "" if gap is None else f"{_signed(gap['mean'])}{PM}{gap['margin']:.3f}",
-                     _bpc(c["train_bpc"]), fmt_int(round(np.mean(c["steps"]))),
-                     _stopped(c["stopped"])])
+                     f"{c['train_bpc']['mean']:.3f}", _steps(c["steps"], c["stopped"])])
         label = ""
     return rows
 
@@ -78,16 +79,16 @@ def _rows(budget: dict, label: str) -> list[list[str]]:
 def table_md(scale: dict, reference: dict) -> str:
     """The table, for the scale summary and the reference budget's model (its ``trained``),
     whose parameters are the unit of the budgets."""
-    header = [f"Budget (× {fmt_int(reference['params'])})", "Layers × width", "Whole model",
-              "Test bpc", "vs 1 wide layer", "Training bpc", "Steps", "Stopped by"]
+    header = [f"Budget (× {fmt_int(reference['params'])})", "Layers × width", "Test bpc",
+              "vs 1 wide layer", "Training bpc", "Steps"]
     rows = []
     for budget in scale["lstm"]:
         rows += _rows(budget, f"{budget['scale']:g}")
     gru = _rows(scale["gru"], "1, GRU")
     return (header_comment(__name__) + md_table(header, rows + gru)
             + "\nMean ± standard deviation of three seeds. *vs 1 wide layer*: the "
-              "difference of the means ± the two spreads added; below zero, the deeper shape "
-              "is better; within its ±, a tie. *Steps*: the seeds' mean.\n")
+              "difference of the means ± the spreads added; below zero, depth is better; within "
+              "its ±, a tie. Steps, training bpc: the seeds' mean.\n")
 
 
 def scale_figure(plt, scale: dict, phone: bool):
