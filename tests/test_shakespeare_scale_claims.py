@@ -49,8 +49,9 @@ def test_depth_does_not_start_to_pay(scale):
 
 def test_no_stack_beats_the_wide_layer_by_much(scale):
     """§10's opening: "Across four budgets on Shakespeare, depth's edge never passed about
-    0.02 bpc, and it faded as the models grew"; §12 says it of every stack. The registered
-    0.02 is the residual stack's best edge: no other stack, LSTM or GRU, does better."""
+    0.02 bpc, and it faded as the models grew"; §12 says it of every stack, the home page of the
+    residual stack's "small edge". The registered 0.02 is the residual stack's best edge: no
+    other stack, LSTM or GRU, does better."""
     every = [g["mean"] for b in [*scale["lstm"], scale["gru"]] for g in b["gap"].values()]
     residual = [b["gap"][RESIDUAL]["mean"] for b in scale["lstm"]]
     assert min(every) == min(residual)
