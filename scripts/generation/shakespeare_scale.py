@@ -32,19 +32,17 @@ from scripts.generation.figures import (
     save_layouts,
 )
 from scripts.generation.markdown import MINUS, NBSP, PM, fmt_int, header_comment, md_table
+from scripts.generation.shakespeare_tables import bpc
 from scripts.generation.write import Output
+from stacklib.charlm.study import SHAPES
 
 DATA = shakespeare_records.DATA
-WIDE = "1 wide layer"
+WIDE, RESIDUAL, PLAIN3, PLAIN2 = SHAPES
 # Each shape's line: colour (the layer ramp, by depth) and style (plain stacks dashed).
 STYLE = {WIDE: (layer_color(1, 3), "-", "o"),
-         "3 residual layers": (layer_color(3, 3), "-", "s"),
-         "3 plain layers": (layer_color(3, 3), "--", "^"),
-         "2 plain layers": (layer_color(2, 3), "--", "v")}
-
-
-def _bpc(stats: dict, digits: int = 3) -> str:
-    return f"{stats['mean']:.{digits}f}{PM}{stats['std']:.{digits}f}"
+         RESIDUAL: (layer_color(3, 3), "-", "s"),
+         PLAIN3: (layer_color(3, 3), "--", "^"),
+         PLAIN2: (layer_color(2, 3), "--", "v")}
 
 
 def _signed(x: float, digits: int = 3) -> str:
@@ -69,7 +67,7 @@ def _rows(budget: dict, label: str) -> list[list[str]]:
     rows = []
     for shape, c in budget["shapes"].items():
         gap = budget["gap"].get(shape)
-        rows.append([label, _shape_cell(c), _bpc(c["test_bpc"]),
+        rows.append([label, _shape_cell(c), bpc(c["test_bpc"]),
                      "" if gap is None else f"{_signed(gap['mean'])}{PM}{gap['margin']:.3f}",
                      f"{c['train_bpc']['mean']:.3f}", _steps(c["steps"], c["stopped"])])
         label = ""
@@ -105,12 +103,12 @@ def scale_figure(plt, scale: dict, phone: bool):
         ax.fill_between(x, values.min(1), values.max(1), color=color, alpha=0.16, lw=0)
         ax.plot(x, values.mean(1), color=color, ls=ls, marker=marker, ms=4, lw=1.6,
                 label=shape)
-    gru_label = iter(["GRU (open markers)"])  # one legend entry: the markers name the shape
-    for shape, c in scale["gru"]["shapes"].items():
+    for i, (shape, c) in enumerate(scale["gru"]["shapes"].items()):
         _, _, marker = STYLE[shape]
+        # one legend entry for the GRU: the marker's shape names its stack, as for the LSTM
         ax.errorbar([c["params"]], [c["test_bpc"]["mean"]], yerr=[c["test_bpc"]["std"]],
                     color=CELL_COLORS["gru"], marker=marker, ms=5, mfc="white", ls="none",
-                    capsize=2, label=next(gru_label, None))
+                    capsize=2, label="GRU (open markers)" if i == 0 else None)
     ax.set_xlabel("whole-model parameters", fontsize=LABEL)
     ax.set_ylabel("test bits per character", fontsize=LABEL)
     ax.set_title("test bpc against budget", fontsize=TITLE)

@@ -189,7 +189,7 @@ def scale_summary(configs: dict[str, list[dict]], budgets: dict) -> dict:
         for shape, name in shapes.items():
             results[shape] = {k: v for k, v in trained(configs[name]).items() if k != "curve"}
             results[shape]["name"] = name
-        wide = results["1 wide layer"]
+        wide = next(c for c in results.values() if c["layers"] == 1)
         return {"params": wide["params"], "shapes": results,
                 "gap": {shape: gap(c, wide) for shape, c in results.items() if c is not wide}}
 
