@@ -18,7 +18,7 @@ from torch import nn
 from stacklib import data
 from stacklib.experiments import agreement
 from stacklib.experiments.agreement import IGNORED, AgreementJob, evaluate, sentence_batches
-from stacklib.lm.model import LM, ModelConfig
+from stacklib.lm.model import LM, LMConfig
 from stacklib.lm.text import LN2
 
 SENTENCES = data.make_splits(4000, 1000, 0)[0][:40]
@@ -63,7 +63,7 @@ def test_the_job_is_the_models_and_the_loops_configuration():
     assert (cfg.eval_every, cfg.max_steps, cfg.lr, cfg.seed) == (10, 20, 0.02, 4)
     assert (cfg.batch_size, cfg.threads) == (16, 2)
     assert cfg.goal == pytest.approx(0.05) and TINY.train_config().goal is None
-    assert job.model_config() == ModelConfig(len(data.VOCAB), 8, 8, 3, residual=True, cell="gru")
+    assert job.model_config() == LMConfig.of(len(data.VOCAB), 8, 8, 3, residual=True, cell="gru")
     with pytest.raises(ValueError, match="hidden_size"):
         AgreementJob(hidden_size=0)
 

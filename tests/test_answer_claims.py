@@ -9,7 +9,7 @@ import re
 import pytest
 from claim_sources import DOCS, generated, page_text
 
-from stacklib.charlm.study import SEEDS, base_job
+from scripts.study.plan import SEEDS, base_job
 
 
 @pytest.fixture(scope="module")

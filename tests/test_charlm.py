@@ -9,14 +9,15 @@ import pytest
 import torch
 from toy_text import VOCAB, toy_text
 
-from stacklib.charlm import analysis, study
+from scripts.study import plan as study
+from stacklib.charlm import analysis
 from stacklib.corpus import shakespeare
-from stacklib.lm.model import LM, ModelConfig
+from stacklib.lm.model import LM, LMConfig
 
 
 def _model(layers=3, residual=False, hidden=8, seed=0):
     torch.manual_seed(seed)
-    return LM(ModelConfig(VOCAB, embed_size=5, hidden_size=hidden, num_layers=layers,
+    return LM(LMConfig.of(VOCAB, embed_size=5, hidden_size=hidden, num_layers=layers,
                           residual=residual)).eval()
 
 
@@ -55,14 +56,14 @@ def test_sampling_is_seeded():
 
 
 def test_equal_budget_widths_are_within_two_percent():
-    reference = ModelConfig(77, embed_size=64, hidden_size=128, num_layers=3)
+    reference = LMConfig.of(77, embed_size=64, hidden_size=128, num_layers=3)
     for layers, cell in ((1, "lstm"), (2, "lstm"), (4, "lstm"), (1, "gru"), (3, "gru")):
         width = study.budget_width(reference, layers, cell=cell)
-        model = dataclasses.replace(reference, num_layers=layers, hidden_size=width, cell=cell)
+        model = reference.replace(num_layers=layers, hidden_size=width, cell=cell)
         assert abs(study.stack_params(model) / study.stack_params(reference) - 1) <= 0.02
         assert abs(study.total_params(model) / study.total_params(reference) - 1) <= 0.03
     with pytest.raises(ValueError, match="no width of 1 layers is within 0%"):
-        study.budget_width(ModelConfig(77, 8, 12, 3), 1, tolerance=1e-4)
+        study.budget_width(LMConfig.of(77, 8, 12, 3), 1, tolerance=1e-4)
 
 
 def test_each_scale_budgets_shapes_cost_the_same_and_span_eight_times():
@@ -73,7 +74,7 @@ def test_each_scale_budgets_shapes_cost_the_same_and_span_eight_times():
         ref = min(deep, key=lambda s: abs(study.total_params(s.job.model)
                                           - study.total_params(r.job.model)))
         budgets.setdefault(study.stack_params(ref.job.model), []).append(r.job.model)
-    reference = study.total_params(dataclasses.replace(study.base_job(76).model, num_layers=3))
+    reference = study.total_params(study.base_job(76).model.replace(num_layers=3))
     totals = sorted(study.total_params(min(ms, key=lambda m: m.num_layers)) / reference
                     for ms in budgets.values())
     assert [round(t, 1) for t in totals] == [0.3, 0.5, 2.0] and len(runs) == 10
@@ -103,7 +104,7 @@ def test_the_plan_trains_every_configuration_with_three_seeds():
             assert unseeded(whole, eval_every=study.base_job(77).train.eval_every) in full
     assert len(shakespeare().train.text) / sizes[0] >= 30 > sizes[-1] / sizes[0]
     headline = study.headline(runs)
-    reference = dataclasses.replace(study.base_job(76).model, num_layers=study.REFERENCE_LAYERS)
+    reference = study.base_job(76).model.replace(num_layers=study.REFERENCE_LAYERS)
     assert len(headline) == 6 and not any(r.job.model.residual for r in headline)
     assert {(r.job.model.num_layers, r.job.model.hidden_size) for r in headline} == {
         (1, study.budget_width(reference, 1)), (study.REFERENCE_LAYERS, 128)}

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 import torch
 
-from stacklib.charlm import export, live, probes
-from stacklib.charlm.probe_summary import apart, ranking
-from stacklib.lm.model import LM, ModelConfig
+from scripts.generation import shakespeare_live_config as live
+from scripts.study.probes import apart, ranking
+from stacklib.charlm import export, probes
+from stacklib.lm.model import LM, LMConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXT = ("HAMLET:\nTo be, or not. Yes!\n\nLORD POLONIUS:\nI hear him.\nSpeak:\n\n"
@@ -86,7 +87,7 @@ def test_int8_rows_round_trip_within_half_a_step():
 
 def test_the_shipped_state_and_its_float64_reference():
     torch.manual_seed(0)
-    model = LM(ModelConfig(12, embed_size=5, hidden_size=7, num_layers=3, residual=True))
+    model = LM(LMConfig.of(12, embed_size=5, hidden_size=7, num_layers=3, residual=True))
     state = export.shipped_state(model.state_dict())
     assert set(state) == set(model.state_dict())
     assert torch.equal(state["layers.1.bias_ih_l0"], model.state_dict()["layers.1.bias_ih_l0"])

@@ -6,7 +6,7 @@ import json
 import os
 
 from scripts.experiments import shakespeare as runner
-from stacklib.charlm import study
+from scripts.study import plan as study
 from stacklib.corpus import shakespeare
 
 

@@ -16,14 +16,15 @@ import torch
 from torch import nn
 from toy_text import VOCAB, toy_text
 
-from stacklib.lm.model import LM, ModelConfig, detach
+from stacklib.config import StackConfig
+from stacklib.lm.model import LM, LMConfig, detach
 from stacklib.lm.text import LN2, bits_per_token, chunks, streams, training_batches
 from stacklib.lm.train import TrainConfig, train
 
 
 def _model(layers=3, residual=False, cell="lstm", seed=0):
     torch.manual_seed(seed)
-    return LM(ModelConfig(VOCAB, embed_size=5, hidden_size=8, num_layers=layers,
+    return LM(LMConfig.of(VOCAB, embed_size=5, hidden_size=8, num_layers=layers,
                           residual=residual, cell=cell)).eval()
 
 
@@ -53,10 +54,32 @@ def test_residual_stack_adds_each_layers_input_from_layer_two():
 
 @pytest.mark.parametrize("field, value, error", [
     ("hidden_size", 0, ValueError), ("num_layers", 1.5, TypeError), ("vocab_size", True, TypeError),
-    ("residual", 1, TypeError), ("cell", "LSTM", ValueError)])
+    ("residual", 1, TypeError), ("cell", "LSTM", ValueError), ("dropout", 1.0, ValueError),
+    ("forget_bias", "1", TypeError)])
 def test_model_config_refuses_bad_values_by_name(field, value, error):
     with pytest.raises(error, match=field):
-        ModelConfig(VOCAB, **{field: value})
+        LMConfig.of(VOCAB, **{field: value})
+
+
+@pytest.mark.parametrize("stack, name", [
+    (StackConfig(5, 8, 2, batch_first=True, dropout=0.1), "stack.dropout"),
+    (StackConfig(5, 8, 2, batch_first=True, layer_norm=True), "stack.layer_norm"),
+    (StackConfig(5, 8, 2), "stack.batch_first")])
+def test_model_refuses_a_stack_it_cannot_run_by_name(stack, name):
+    with pytest.raises(ValueError, match=name):
+        LMConfig(VOCAB, stack)
+
+
+def test_forget_bias_needs_a_forget_gate():
+    with pytest.raises(ValueError, match="forget_bias: cell 'gru' has no forget gate"):
+        LMConfig.of(VOCAB, cell="gru", forget_bias=1.0)
+
+
+def test_flat_description_round_trips():
+    cfg = LMConfig.of(VOCAB, 5, 8, 3, cell="gru", residual=True, dropout=0.2)
+    assert LMConfig.of(**cfg.flat()) == cfg
+    assert cfg.replace(num_layers=1) == LMConfig.of(VOCAB, 5, 8, 1, cell="gru", residual=True,
+                                                    dropout=0.2)
 
 
 # ------------------------------------------------------------------ the text, cut in chunks
@@ -147,7 +170,7 @@ def _cfg(**kw):
     return TrainConfig(**{**base, **kw})
 
 
-MODEL = ModelConfig(VOCAB, embed_size=5, hidden_size=8, num_layers=2)
+MODEL = LMConfig.of(VOCAB, embed_size=5, hidden_size=8, num_layers=2)
 
 
 def _batches(cfg, seed=None):
@@ -244,7 +267,7 @@ def test_two_scores_in_a_row_at_the_goal_end_training():
 def test_a_diverging_run_stops_and_says_so():
     # steps this large overflow the readout of the residual path's raw embeddings
     cfg = _cfg(lr=1e20, clip=None, eval_every=0, max_steps=200)
-    _, hist = train(ModelConfig(VOCAB, 5, 5, 2, residual=True, cell="rnn"), cfg, _batches(cfg))
+    _, hist = train(LMConfig.of(VOCAB, 5, 5, 2, residual=True, cell="rnn"), cfg, _batches(cfg))
     assert hist.stopped == "diverged" and hist.steps_run < 200
 
 

@@ -22,9 +22,9 @@ from scripts.generation.shakespeare_tables import (
     multiply_adds,
     rises,
 )
+from scripts.study.plan import LEARNING_RATES, SEEDS, SHORT_STEPS, base_job
+from scripts.study.summary import TAIL, crossing, gap, share_left, tied
 from stacklib.charlm.analysis import TimescaleConfig
-from stacklib.charlm.study import LEARNING_RATES, SEEDS, SHORT_STEPS, base_job
-from stacklib.charlm.summary import TAIL, crossing, gap, share_left, tied
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +170,7 @@ def test_bottom_layer_gradient_claims(study):
 def test_same_width_latency_claims(study):
     """§10 "The latency row, measured": the Shakespeare models' times against the count of
     multiply-adds, at one width (fan-in) and at one budget."""
-    from stacklib.charlm.study import base_job
+    from scripts.study.plan import base_job
 
     base = base_job(76)
     timing, configs = study["timing"], {**study["depth"], **study["budget"]}
@@ -283,7 +283,7 @@ def test_budget_curve_claims(study):
 
 def test_depth_data_claims(study):
     """§10b "On real text"."""
-    from stacklib.charlm.study import DATA_SIZES
+    from scripts.study.plan import DATA_SIZES
     from stacklib.corpus import shakespeare
 
     text, corpus = page_text("10b-depth-and-data.md"), shakespeare()
@@ -397,7 +397,7 @@ def test_learning_rate_claims(study):
 def test_budget_table_counts_in_the_convention_it_names():
     """The budget table's note names the convention its LSTM column counts in: PyTorch's two
     bias vectors and Keras's one give different counts."""
-    from stacklib.charlm.study import BASE
+    from scripts.study.plan import BASE
     from stacklib.params import count_params
 
     table = (DOCS / "generated/partials/shakespeare_budget.md").read_text(encoding="utf-8")

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from scripts.generation.shakespeare_curves import DIGITS, curves
-from stacklib.charlm.study import SEEDS
+from scripts.study.plan import SEEDS
 
 GENERATED = Path(__file__).resolve().parents[1] / "docs" / "generated"
 TOLERANCE = 0.5 * 10 ** -DIGITS + 1e-12  # rounded to DIGITS decimals

@@ -2,7 +2,7 @@
 committed results (docs/generated/experiments/shakespeare_probes.json).
 
 Each test quotes a claim of docs/06b-shakespeare-layers.md and checks it against the probes,
-summarised as the page's table is (stacklib.charlm.probe_summary: a layer is best only when its
+summarised as the page's table is (scripts.study.probes: a layer is best only when its
 three seeds are apart from every other layer's). After a re-run that breaks one, fix the prose,
 not the test.
 """
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from claim_sources import generated, page_text
 
-from stacklib.charlm.probe_summary import runs_of, scores, stack_summary
+from scripts.study.probes import runs_of, scores, stack_summary
 from stacklib.charlm.probes import FEATURES, ProbeConfig
 
 PAGE = "06b-shakespeare-layers.md"

@@ -23,7 +23,7 @@ def _output(tmp_path, names):
 
 def test_a_partial_study_is_an_error_naming_the_missing_runs_and_the_command(tmp_path):
     out = _output(tmp_path, ["L1-h128-s0"])
-    from stacklib.charlm.study import plan
+    from scripts.study.plan import plan
 
     missing = sorted(r.name for r in plan(76)
                      if r.group in shakespeare_records.SHOWN and r.name != "L1-h128-s0")

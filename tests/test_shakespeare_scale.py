@@ -10,8 +10,8 @@ import pytest
 from scripts.experiments import shakespeare as runner
 from scripts.generation import shakespeare_scale
 from scripts.generation.figures import mpl
-from stacklib.charlm import study
-from stacklib.charlm.summary import config_name, scale_summary
+from scripts.study import plan as study
+from scripts.study.summary import config_name, scale_summary
 
 
 @pytest.fixture(scope="module")

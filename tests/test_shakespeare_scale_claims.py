@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 from claim_sources import generated
 
-from stacklib.charlm.study import SCALE_STEPS, SHAPES
-from stacklib.charlm.summary import tied as ties
+from scripts.study.plan import SCALE_STEPS, SHAPES
+from scripts.study.summary import tied as ties
 
 WIDE, RESIDUAL, PLAIN3, PLAIN2 = SHAPES
 

@@ -31,15 +31,14 @@ def test_parameters_have_torch_nn_names_shapes_and_init(cell, bias):
 
 def test_cells_table_names_torch_nn_and_the_language_models_layers():
     """config.CELLS, the one table of the cells: its torch.nn class (the layer stacklib.lm
-    builds as getattr(nn, cell.upper())), its gate blocks (W_ih's rows / H), its gate names
-    (one per block, but the plain RNN's); and stacklib.lm accepts exactly its cells."""
-    from stacklib.lm.model import CELL_NAMES, LM, ModelConfig
+    builds), its gate blocks (W_ih's rows / H), its gate names (one per block, but the plain
+    RNN's)."""
+    from stacklib.lm.model import LM, LMConfig
 
-    assert CELL_NAMES == tuple(CELLS)
     for cell, kind in CELLS.items():
         module = torch_nn_class(cell)(3, 4)
         assert type(module) is getattr(nn, kind.torch_nn)
-        lm = LM(ModelConfig(10, embed_size=3, hidden_size=4, cell=cell))
+        lm = LM(LMConfig.of(10, embed_size=3, hidden_size=4, cell=cell))
         assert type(lm.layers[0]) is type(module)
         assert module.weight_ih_l0.shape[0] == kind.gates * 4
         assert len(kind.gate_names) == (0 if cell == "rnn" else kind.gates)

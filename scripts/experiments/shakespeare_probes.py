@@ -39,7 +39,7 @@ SHIPPED_WEIGHTS = OUT / f"{SHIPPED}.pt"
 
 
 def runs() -> list:
-    from stacklib.charlm.study import SEEDS, plan
+    from scripts.study.plan import SEEDS, plan
     from stacklib.corpus import shakespeare
 
     by_name = {run.name: run for run in plan(len(shakespeare().vocab))}

@@ -24,7 +24,7 @@ DOCS = ROOT / "docs"
 PACKAGES = ("stacklib", "scripts")
 
 
-def _module_file(name: str, root: Path) -> Path | None:
+def module_file(name: str, root: Path) -> Path | None:
     """The file of module `name` under `root` (a package's __init__.py), or None."""
     base = root.joinpath(*name.split("."))
     for path in (base.with_suffix(".py"), base / "__init__.py"):
@@ -79,7 +79,7 @@ def source_files(modules: Iterable[str] = (), scripts: Iterable[Path] = (),
         if path is None:
             parts = name.split(".")
             todo += [(".".join(parts[:i]), None) for i in range(1, len(parts))]  # parents
-            if parts[0] not in PACKAGES or (path := _module_file(name, root)) is None:
+            if parts[0] not in PACKAGES or (path := module_file(name, root)) is None:
                 continue
         if path in seen:
             continue

@@ -17,8 +17,8 @@ import numpy as np
 
 from scripts.generation import shakespeare_records, shakespeare_scale
 from scripts.generation.write import Output
-from stacklib.charlm.study import SHAPES
-from stacklib.charlm.summary import LATE_WINDOW
+from scripts.study.plan import SHAPES
+from scripts.study.summary import LATE_WINDOW
 from stacklib.params import count_params, param_breakdown
 
 DATA = ["docs/generated/experiments/depth_data.json", *shakespeare_records.DATA]
@@ -134,13 +134,13 @@ def _study() -> dict:
 
 
 def _study_plan(name: str):
-    from stacklib.charlm import study
+    from scripts.study import plan as study
 
     return getattr(study, name)
 
 
 def _study_base():
-    from stacklib.charlm.study import base_job
+    from scripts.study.plan import base_job
 
     return base_job(len(_corpus().vocab))
 
@@ -202,7 +202,7 @@ def _scale_gain_past_cap(shape: str) -> str:
 
 
 def _last_budget_swap() -> int:
-    from stacklib.charlm.summary import crossing
+    from scripts.study.summary import crossing
 
     curves = list(_budget_curves().values())
     return max(crossing(a, b) or 0 for i, a in enumerate(curves) for b in curves[i + 1:])

@@ -51,7 +51,7 @@ def curves(summary: dict) -> dict:
     if len(seeds) != 1:
         raise ValueError(f"summary: the depth and budget models were trained with different "
                          f"seeds {sorted(seeds)}; one list is expected")
-    return {"source": "experiments/shakespeare/L*.json via stacklib.charlm.summary",
+    return {"source": "experiments/shakespeare/L*.json via scripts.study.summary",
             "seeds": list(seeds.pop()), "bpc_axis": list(BPC_AXIS),
             "depth": group(summary["depth"]), "budget": group(summary["budget"])}
 

@@ -35,7 +35,7 @@ from scripts.generation.figures import (
     save_layouts,
 )
 from scripts.generation.write import Output
-from stacklib.charlm.summary import TAIL
+from scripts.study.summary import TAIL
 
 DATA = shakespeare_records.DATA
 BPC_AXIS = (2.0, 2.9)  # the learning curves' y range, shared with their live version's data

@@ -82,11 +82,11 @@ def run(out: Output) -> None:
     import torch
 
     from scripts.generation.cache import sha256_file
+    from scripts.generation.shakespeare_live_config import LiveConfig, passage
     from stacklib.charlm.export import quantize_state, reference, shipped_state
-    from stacklib.charlm.live import LiveConfig, passage
     from stacklib.charlm.probes import FEATURES
     from stacklib.corpus import plays, shakespeare
-    from stacklib.lm.model import LM, ModelConfig
+    from stacklib.lm.model import LM, LMConfig
 
     probes, record = out.read_json(PROBES), out.read_json(RECORD)
     raw = (out.repo / WEIGHTS).read_bytes()   # a DATA file (the cache hashes it), binary
@@ -94,7 +94,7 @@ def run(out: Output) -> None:
         raise ValueError(f"{WEIGHTS} is not the model the probes read; run "
                          "python -m scripts.experiments.shakespeare_probes --force")
     cfg, corpus, texts = LiveConfig(), shakespeare(), plays()
-    model_cfg = ModelConfig(**record["config"]["model"])
+    model_cfg = LMConfig.of(**record["config"]["model"])
     state = torch.load(io.BytesIO(raw), weights_only=True)
     quantized = quantize_state(state)
     model = LM(model_cfg)

@@ -12,7 +12,7 @@ generated/figures/shakespeare_probes.svg          the scores, one panel per feat
                                                   mean (untrained), the character-only probe
 
 Read from docs/generated/experiments/shakespeare_probes.json (python -m
-scripts.experiments.shakespeare_probes), summarised by stacklib.charlm.probe_summary.
+scripts.experiments.shakespeare_probes), summarised by scripts.study.probes.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def draw(probes: dict, summaries: dict, phone: bool):
 
 
 def run(out: Output) -> None:
-    from stacklib.charlm.probe_summary import cells_summary, stack_summary
+    from scripts.study.probes import cells_summary, stack_summary
 
     probes = out.read_json(PROBES)
     summaries = {config: stack_summary(probes, config) for config in STACKS}

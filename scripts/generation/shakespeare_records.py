@@ -24,14 +24,14 @@ SHOWN = ("depth", "budget", "data", "deep", "lr", "scale", "cell")
 @dataclass(frozen=True)
 class Study:
     records: list[dict]     # one per run, as the runner wrote it
-    summary: dict           # stacklib.charlm.summary.study_summary
+    summary: dict           # scripts.study.summary.study_summary
     base: object            # the study's base Job (model and training)
     timing: dict            # timing.json
 
 
 def load(out: Output) -> Study:
-    from stacklib.charlm.study import base_job, layout, plan
-    from stacklib.charlm.summary import study_summary
+    from scripts.study.plan import base_job, layout, plan
+    from scripts.study.summary import study_summary
 
     runs = sorted(rel for rel in out.data if rel.startswith(f"{STUDY}/L"))
     records = [out.read_json(rel) for rel in runs]

@@ -9,7 +9,7 @@ generated/figures/shakespeare_scale.svg   test bpc against whole-model parameter
                                           shape with its seeds' range; beside it each deeper
                                           shape's gap to the one wide layer at every budget
 
-The numbers are the summary's (``stacklib.charlm.summary.scale_summary``), which also lands in
+The numbers are the summary's (``scripts.study.summary.scale_summary``), which also lands in
 generated/data/shakespeare.json for the claim tests.
 """
 
@@ -34,7 +34,7 @@ from scripts.generation.figures import (
 from scripts.generation.markdown import MINUS, NBSP, PM, fmt_int, header_comment, md_table
 from scripts.generation.shakespeare_tables import bpc
 from scripts.generation.write import Output
-from stacklib.charlm.study import SHAPES
+from scripts.study.plan import SHAPES
 
 DATA = shakespeare_records.DATA
 WIDE, RESIDUAL, PLAIN3, PLAIN2 = SHAPES
@@ -171,7 +171,7 @@ def largest_budget_steps(summary: dict) -> list[int]:
 def gain_past(records: list[dict], summary: dict, shape: str, step: int) -> list[float]:
     """At the largest budget: how much each seed of ``shape`` lowered its best validation bpc
     after ``step`` (the study's usual cap), until it stopped."""
-    from stacklib.charlm.summary import best_before
+    from scripts.study.summary import best_before
 
     name = summary["scale"]["lstm"][-1]["shapes"][shape]["name"]
     runs = [r for r in records if r["name"].rsplit("-s", 1)[0] == name]

@@ -17,7 +17,7 @@ generated/partials/shakespeare_deep.md        eight-layer stacks: gradient per l
 generated/partials/shakespeare_lr.md          one and eight layers at three learning rates
 generated/partials/shakespeare_samples.md     a sample of every depth (content tabs): seed 0's,
                                               the other seeds' in a note the print leaves out
-generated/data/shakespeare.json               the summary (stacklib.charlm.summary) the pages'
+generated/data/shakespeare.json               the summary (scripts.study.summary) the pages'
                                               numbers are checked against
 """
 
@@ -31,7 +31,7 @@ import numpy as np
 from scripts.generation import shakespeare_records
 from scripts.generation.markdown import MINUS, NBSP, PM, fmt_int, fmt_sci, header_comment, md_table
 from scripts.generation.write import Output
-from stacklib.charlm.summary import TAIL, share_left
+from scripts.study.summary import TAIL, share_left
 
 DATA = shakespeare_records.DATA
 SETTLED = 500  # from this step on, the gradient table reads a stack as settled into training
@@ -54,7 +54,7 @@ def play_title(name: str) -> str:
 
 
 def setup_md(corpus, base, licence: str, install: str) -> str:
-    from stacklib.charlm.study import SEEDS
+    from scripts.study.plan import SEEDS
 
     rows = [[side, len(split.names), fmt_int(len(split.text)),
              ", ".join(map(play_title, split.names)) if len(split.names) < 8
@@ -362,7 +362,7 @@ def samples_md(s: dict, prompt: str, temperature: float) -> str:
 
 
 def run(out: Output) -> None:
-    from stacklib.charlm.study import describe_config
+    from scripts.study.plan import describe_config
     from stacklib.corpus import INSTALL, LICENCE, shakespeare
 
     study = shakespeare_records.load(out)

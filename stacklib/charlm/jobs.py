@@ -1,4 +1,4 @@
-"""One run of the Shakespeare study, as the runner executes it: train, score on the test plays.
+"""One run of the Shakespeare study, as the runner executes it: train, score on the held-out plays.
 
 Its result is a plain dict (JSON-ready) in the study's terms: scores are bits per character
 (bpc), and the model, training and data settings are flattened into one ``config``.
@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 from stacklib.corpus import Corpus
-from stacklib.lm.model import ModelConfig, parameter_count
+from stacklib.lm.model import LMConfig, parameter_count
 from stacklib.lm.text import bits_per_token, training_batches
 from stacklib.lm.train import TrainConfig, train
 
@@ -36,9 +36,15 @@ class Texts:
 class Job:
     """What a run's result depends on, besides the corpus and the code."""
 
-    model: ModelConfig
+    model: LMConfig
     train: TrainConfig
     train_chars: int | None = None  # train on the first this many characters (None: all)
+    test: bool = True               # score the test plays (a search's runs never read them)
+
+    def describe(self) -> dict:
+        """The job as plain values, as a record stores it."""
+        return {"model": self.model.flat(), **dataclasses.asdict(self.train),
+                "train_chars": self.train_chars, "test": self.test}
 
 
 def fit(job: Job, texts: Texts):
@@ -53,17 +59,16 @@ def fit(job: Job, texts: Texts):
     history = dataclasses.asdict(hist)
     history["train_bpc"], history["val_bpc"] = history.pop("train_bits"), history.pop("scores")
     result = {
-        "config": {"model": dataclasses.asdict(job.model), **dataclasses.asdict(cfg),
-                   "train_chars": job.train_chars},
+        "config": job.describe(),
         "params": parameter_count(model),
         "train_chars": len(train_ids),
         "steps": steps,
         "epochs": steps * cfg.batch_size * cfg.seq_len / len(train_ids),
         "history": history,
         "val_bpc": min(hist.scores) if hist.scores else math.nan,
-        "test_bpc": bits_per_token(model, texts.test),
+        "test_bpc": bits_per_token(model, texts.test) if job.test else None,
         # on (up to a test set's worth of) the characters it was trained on
         "train_bpc": bits_per_token(model, train_ids[: len(texts.test)]),
         "cpu_seconds": time.process_time() - cpu,
     }
-    return model, result
+    return model.cpu(), result

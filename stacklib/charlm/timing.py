@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import torch
 
-from stacklib.lm.model import LM, ModelConfig, detach
+from stacklib.lm.model import LM, LMConfig, detach
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def _generate(model, first, n):
         state = detach(state)
 
 
-def time_models(models: dict[str, ModelConfig], cfg: TimingConfig = TimingConfig()) -> dict:
+def time_models(models: dict[str, LMConfig], cfg: TimingConfig = TimingConfig()) -> dict:
     """{name: {"train_step_ms": median ms per training step, "char_latency_ms": median ms per
     generated character}} for every model, measured in turns."""
     old = torch.get_num_threads()

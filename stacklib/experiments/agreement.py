@@ -19,9 +19,9 @@ import torch
 from torch import nn
 
 from stacklib import data
-from stacklib.config import StackConfig, param_name
+from stacklib.config import param_name
 from stacklib.experiments.common import threads
-from stacklib.lm.model import LM, ModelConfig
+from stacklib.lm.model import LM, LMConfig
 from stacklib.lm.text import Batch
 from stacklib.lm.train import History, TrainConfig, train
 from stacklib.numpy import StackedRNN
@@ -53,8 +53,8 @@ class AgreementJob:
     def __post_init__(self):
         self.model_config(), self.train_config()  # bad values are refused where they are used
 
-    def model_config(self) -> ModelConfig:
-        return ModelConfig(len(data.VOCAB), self.embed_size, self.hidden_size, self.num_layers,
+    def model_config(self) -> LMConfig:
+        return LMConfig.of(len(data.VOCAB), self.embed_size, self.hidden_size, self.num_layers,
                            residual=self.residual, cell=self.cell)
 
     def train_config(self) -> TrainConfig:
@@ -63,13 +63,6 @@ class AgreementJob:
                            eval_every=self.curve_every,
                            goal=1 - self.stop_at if self.stop_at else None, seed=self.seed,
                            threads=self.threads)
-
-
-def stack_config(model: ModelConfig) -> StackConfig:
-    """The recurrent stack of ``model`` as stacklib describes it (it reads embeddings,
-    batch-first)."""
-    return StackConfig(model.embed_size, model.hidden_size, model.num_layers, cell=model.cell,
-                       batch_first=True, residual=model.residual)
 
 
 def flat_weights(model: LM) -> dict[str, torch.Tensor]:
@@ -175,7 +168,7 @@ def layer_states(model: LM, sentences) -> tuple[np.ndarray, np.ndarray | None, n
     for b, s in enumerate(sentences):
         full[b, len(s.tokens)] = data.WORD_TO_ID[s.tokens[-1]]
     emb = model.embed(torch.from_numpy(full)).numpy()  # (B, T, E)
-    stack = StackedRNN.from_config(stack_config(model.cfg), dtype=emb.dtype)
+    stack = StackedRNN.from_config(model.cfg.stack, dtype=emb.dtype)
     stack.load_state_dict({k: v.detach().numpy() for k, v in flat_weights(model).items()})
     out = stack(emb)  # out.h: (L, T, B, H), every layer at every step
     h = out.h.transpose(0, 2, 1, 3)[:, :, 1:]

@@ -63,8 +63,9 @@ def bits_per_token(model: LM, ids: np.ndarray, batch_size: int = 16, seq_len: in
     state carried from chunk to chunk. Every token is scored once, except each row's first
     (nothing precedes it) and the ``len(ids) % batch_size`` left over at the end."""
     model.eval()
+    device = model.readout.weight.device
     total, count, state = 0.0, 0, None
-    for inputs, targets in chunks(streams(ids, batch_size), seq_len):
+    for inputs, targets in chunks(streams(ids, batch_size).to(device), seq_len):
         logits, state = model(inputs, state)
         loss = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]),
                                            targets.reshape(-1), reduction="sum")

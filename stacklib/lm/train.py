@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import torch
 from torch import nn
 
-from stacklib.lm.model import LM, ModelConfig, detach
+from stacklib.lm.model import LM, LMConfig, detach
 from stacklib.lm.text import LN2, Batch
 
 
@@ -42,6 +42,7 @@ class TrainConfig:
     grad_every: int = 0             # > 0: record per-layer gradient norms every so many steps
     seed: int = 0                   # the initial weights (and, by the callers, the batches)
     threads: int = 1
+    device: str = "cpu"             # where the model trains (torch's name: "cpu", "cuda:0")
 
     def __post_init__(self):
         for name in ("batch_size", "seq_len", "max_steps", "eval_every", "grad_every", "seed",
@@ -66,6 +67,13 @@ class TrainConfig:
             raise ValueError(f"clip: expected a number > 0 or None, got {self.clip}")
         if not 0 < self.lr_decay <= 1:
             raise ValueError(f"lr_decay: expected a number in (0, 1], got {self.lr_decay}")
+        if not isinstance(self.device, str):
+            raise TypeError(f"device: expected a str such as 'cpu' or 'cuda', got "
+                            f"{type(self.device).__name__}")
+        try:
+            torch.device(self.device)
+        except RuntimeError as error:
+            raise ValueError(f"device: {error}") from None
 
 
 @dataclass
@@ -88,16 +96,17 @@ class History:
     seconds: float = 0.0
 
 
-def train(model_cfg: ModelConfig, cfg: TrainConfig, batches: Iterable[Batch],
-          score: Callable[[LM], float] | None = None, log=None) -> tuple[LM, History]:
+def train(model_cfg: LMConfig, cfg: TrainConfig, batches: Iterable[Batch],
+          score: Callable[[LM], float] | None = None) -> tuple[LM, History]:
     """Train a fresh model (its weights drawn from ``cfg.seed``) on ``batches``, scored by
-    ``score`` every ``cfg.eval_every`` steps; returns the best model and its history."""
+    ``score`` every ``cfg.eval_every`` steps; returns the best model and its history. The
+    model lives on ``cfg.device``, and each batch is moved there."""
     if cfg.eval_every and score is None:
         raise ValueError("score: eval_every > 0 needs a function that scores the model")
     old_threads = torch.get_num_threads()
     torch.set_num_threads(cfg.threads)
     try:
-        return _train(model_cfg, cfg, iter(batches), score, log)
+        return _train(model_cfg, cfg, iter(batches), score)
     finally:
         torch.set_num_threads(old_threads)
 
@@ -108,10 +117,10 @@ def _layer_grad_norms(model: LM) -> list[float]:
             for layer in model.layers]
 
 
-def _train(model_cfg, cfg: TrainConfig, batches, score, log) -> tuple[LM, History]:
+def _train(model_cfg, cfg: TrainConfig, batches, score) -> tuple[LM, History]:
     start = time.perf_counter()
     torch.manual_seed(cfg.seed)
-    model = LM(model_cfg)
+    model = LM(model_cfg).to(cfg.device)
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     hist = History()
     best, best_state, since_best = math.inf, None, 0
@@ -120,6 +129,7 @@ def _train(model_cfg, cfg: TrainConfig, batches, score, log) -> tuple[LM, Histor
     hist.stopped = "max_steps"
     for step in range(1, cfg.max_steps + 1):
         inputs, targets, carry = next(batches)
+        inputs, targets = inputs.to(cfg.device), targets.to(cfg.device)
         hist.steps_run = step
         model.train()
         record = cfg.grad_every and step % cfg.grad_every == 0
@@ -154,8 +164,6 @@ def _train(model_cfg, cfg: TrainConfig, batches, score, log) -> tuple[LM, Histor
         hist.scores.append(val)
         hist.lr.append(opt.param_groups[0]["lr"])
         running, running_n = 0.0, 0
-        if log:
-            log(f"step {step:6d}  train {hist.train_bits[-1]:.3f}  score {val:.4f}")
         if val < best:
             best, best_state, since_best = val, copy.deepcopy(model.state_dict()), 0
             hist.best_step = step

@@ -98,7 +98,7 @@ DEPENDENTS = {
                             "shakespeare_figures", "shakespeare_curves", "shakespeare_scale",
                             "prose_numbers"},
                            {"depth_width", "latency"}),
-    "stacklib/charlm/summary.py": ({"shakespeare_tables", "shakespeare_figures",
+    "scripts/study/summary.py": ({"shakespeare_tables", "shakespeare_figures",
                                     "shakespeare_curves", "shakespeare_scale", "prose_numbers",
                                     "shakespeare_probes"}, set()),
     # the latency measurement depends on parameter counting only: editing the toy models'

@@ -95,7 +95,7 @@ def test_cleaning_agrees_with_stacklib_on_the_fixture_and_every_installed_play()
 
 def test_settings_match_the_split_the_study_and_its_samples():
     from stacklib.charlm.analysis import DescribeConfig
-    from stacklib.charlm.study import base_job
+    from scripts.study.plan import base_job
 
     s, study, samples = settings(), base_job(1), DescribeConfig()
     assert s["TEST_PLAYS"] == corpus.TEST_PLAYS
@@ -109,8 +109,8 @@ def test_settings_match_the_split_the_study_and_its_samples():
 
 
 def test_printed_corpus_parameters_and_baselines_are_stacklibs(committed):
-    from stacklib.lm.model import ModelConfig
-    from stacklib.charlm.study import total_params
+    from stacklib.lm.model import LMConfig
+    from scripts.study.plan import total_params
 
     c, s = corpus.shakespeare(), settings()
     cells = {cell.id: cell for cell in committed.cells}
@@ -119,7 +119,7 @@ def test_printed_corpus_parameters_and_baselines_are_stacklibs(committed):
     for line, side in zip(lines[1:], (c.train, c.validation, c.test), strict=True):
         assert line.split()[1:] == [str(len(side.names)), "plays", f"{len(side.text):,}",
                                     "characters"]
-    model = ModelConfig(len(c.vocab), s["EMBED_SIZE"], s["HIDDEN_SIZE"], s["NUM_LAYERS"])
+    model = LMConfig.of(len(c.vocab), s["EMBED_SIZE"], s["HIDDEN_SIZE"], s["NUM_LAYERS"])
     assert printed(cells["model"]) == f"{total_params(model):,} parameters\n"
     assert printed(cells["baselines"]) == (
         f"uniform guess        {c.uniform_bits():.3f} bits per character\n"

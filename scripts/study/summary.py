@@ -199,7 +199,7 @@ def scale_summary(configs: dict[str, list[dict]], budgets: dict) -> dict:
 
 
 def study_summary(records: list[dict], layout: dict) -> dict:
-    """Everything the pages show of the study, per group (see ``stacklib.charlm.study``).
+    """Everything the pages show of the study, per group (see ``scripts.study.plan``).
 
     ``layout`` names what the records alone do not say (``study.layout``): the budget group's
     reference configuration, the clipping threshold, the short runs' length, and for the lr

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from stacklib.charlm.analysis import DescribeConfig, TimescaleConfig
 from stacklib.charlm.jobs import Job, Texts
 from stacklib.experiments.budget import matched_width
-from stacklib.lm.model import ModelConfig
+from stacklib.lm.model import LMConfig
 from stacklib.lm.train import TrainConfig
 from stacklib.params import count_params
 
@@ -57,22 +57,22 @@ SHAPES = ("1 wide layer", "3 residual layers", "3 plain layers", "2 plain layers
 
 
 def base_job(vocab_size: int) -> Job:
-    return Job(ModelConfig(vocab_size, num_layers=1, **BASE),
+    return Job(LMConfig.of(vocab_size, num_layers=1, **BASE),
                TrainConfig(lr=5e-3, batch_size=32, seq_len=100, clip=1.0, max_steps=6000,
                            eval_every=250, patience=3, lr_decay=0.5, grad_every=100))
 
 
-def total_params(model: ModelConfig) -> int:
+def total_params(model: LMConfig) -> int:
     """Every trainable weight: embedding, recurrent stack (``count_params``), readout."""
     V, E, H = model.vocab_size, model.embed_size, model.hidden_size
     return V * E + count_params(model.cell, E, H, model.num_layers) + H * V + V
 
 
-def stack_params(model: ModelConfig) -> int:
+def stack_params(model: LMConfig) -> int:
     return count_params(model.cell, model.embed_size, model.hidden_size, model.num_layers)
 
 
-def budget_width(reference: ModelConfig, layers: int, tolerance=BUDGET_TOLERANCE,
+def budget_width(reference: LMConfig, layers: int, tolerance=BUDGET_TOLERANCE,
                  cell: str | None = None) -> int:
     """The width at which ``layers`` layers of ``cell`` (default: the reference's) cost what
     ``reference`` costs: of the widths whose recurrent stack is within ``tolerance`` of the
@@ -80,7 +80,7 @@ def budget_width(reference: ModelConfig, layers: int, tolerance=BUDGET_TOLERANCE
     cell = cell or reference.cell
 
     def whole_gap(width):
-        model = dataclasses.replace(reference, num_layers=layers, hidden_size=width, cell=cell)
+        model = reference.replace(num_layers=layers, hidden_size=width, cell=cell)
         return abs(total_params(model) / total_params(reference) - 1)
 
     return matched_width(stack_params(reference), cell, reference.embed_size, layers,
@@ -88,19 +88,19 @@ def budget_width(reference: ModelConfig, layers: int, tolerance=BUDGET_TOLERANCE
                          whole=whole_gap)
 
 
-def budget_reference(base: ModelConfig, layers: int, scale: float) -> ModelConfig:
+def budget_reference(base: LMConfig, layers: int, scale: float) -> LMConfig:
     """The ``layers``-layer stack whose whole model comes closest to ``scale`` times the
     parameters of ``base`` (a budget's reference shape)."""
     target = scale * total_params(base)
     width = min(range(1, 8 * base.hidden_size),
-                key=lambda w: abs(total_params(dataclasses.replace(base, hidden_size=w))
+                key=lambda w: abs(total_params(base.replace(hidden_size=w))
                                   - target))
-    return dataclasses.replace(base, hidden_size=width)
+    return base.replace(hidden_size=width)
 
 
-def budget_shapes(reference: ModelConfig, scale: float, cell: str = "lstm",
+def budget_shapes(reference: LMConfig, scale: float, cell: str = "lstm",
                   plain: tuple[int, ...] = (3, 2), tolerance=BUDGET_TOLERANCE
-                  ) -> dict[str, ModelConfig]:
+                  ) -> dict[str, LMConfig]:
     """The shapes that spend ``scale`` times the budget of ``reference`` (a 3-layer stack):
     one wide layer and three residual layers, and ``plain`` plain stacks (by layer count), all
     of ``cell`` and within ``tolerance`` of the budget's 3-layer LSTM stack."""
@@ -109,8 +109,7 @@ def budget_shapes(reference: ModelConfig, scale: float, cell: str = "lstm",
     def shape(layers, residual=False):
         width = (three.hidden_size if layers == REFERENCE_LAYERS and cell == three.cell
                  else budget_width(three, layers, tolerance, cell=cell))
-        return dataclasses.replace(three, num_layers=layers, hidden_size=width,
-                                   residual=residual, cell=cell)
+        return three.replace(num_layers=layers, hidden_size=width, residual=residual, cell=cell)
 
     shapes = {"1 wide layer": shape(1), "3 residual layers": shape(REFERENCE_LAYERS, True)}
     for layers in plain:
@@ -126,15 +125,15 @@ class Run:
     analyse: bool = False   # timescales, step sizes and a sample of the trained model
 
 
-def _with(job: Job, *, layers=None, hidden=None, residual=None, cell=None, train_chars=None,
+def variant(job: Job, *, layers=None, hidden=None, residual=None, cell=None, train_chars=None,
           **train) -> Job:
     changes = {"num_layers": layers, "hidden_size": hidden, "residual": residual, "cell": cell}
-    model = dataclasses.replace(job.model, **{k: v for k, v in changes.items() if v is not None})
+    model = job.model.replace(**{k: v for k, v in changes.items() if v is not None})
     return Job(model, dataclasses.replace(job.train, **train),
                job.train_chars if train_chars is None else train_chars)
 
 
-def _name(model: ModelConfig, suffix: str = "") -> str:
+def shape_name(model: LMConfig, suffix: str = "") -> str:
     """"L3-h128-res", "L1-h313-gru": layers, width, residual, a cell other than the LSTM."""
     return (f"L{model.num_layers}-h{model.hidden_size}" + ("-res" if model.residual else "")
             + suffix + ("" if model.cell == "lstm" else f"-{model.cell}"))
@@ -151,31 +150,31 @@ def plan(vocab_size: int, base: Job | None = None, seeds=SEEDS,
 
     def add(group, job, suffix="", analyse=False):
         for seed in seeds:
-            key = f"{_name(job.model, suffix)}-s{seed}"
+            key = f"{shape_name(job.model, suffix)}-s{seed}"
             seeded = Job(job.model, dataclasses.replace(job.train, seed=seed), job.train_chars)
             runs.setdefault(key, Run(key, group, seeded, analyse))
 
     for L in (1, 2, 3, 4):
-        add("depth", _with(base, layers=L), analyse=True)
+        add("depth", variant(base, layers=L), analyse=True)
         if L > 1:
-            add("depth", _with(base, layers=L, residual=True), analyse=True)
-    reference = _with(base, layers=REFERENCE_LAYERS).model
+            add("depth", variant(base, layers=L, residual=True), analyse=True)
+    reference = variant(base, layers=REFERENCE_LAYERS).model
     for L in (1, 2, 3, 4):
-        add("budget", _with(base, layers=L, hidden=budget_width(reference, L, tolerance)))
+        add("budget", variant(base, layers=L, hidden=budget_width(reference, L, tolerance)))
     for L in DATA_DEPTHS:
         for n in data_sizes:
             # small sets overfit within a few passes: score about once a pass (>= 25 steps)
             epoch = n // (train.batch_size * train.seq_len)
             every = min(train.eval_every, max(epoch, 25))
-            add("data", _with(base, layers=L, train_chars=n, eval_every=every), f"-n{n}")
+            add("data", variant(base, layers=L, train_chars=n, eval_every=every), f"-n{n}")
     short = dict(max_steps=short_steps, grad_every=short_grad_every)
     for residual in (False, True):
         for clip in (train.clip, None):
-            add("deep", _with(base, layers=8, residual=residual, clip=clip, **short),
+            add("deep", variant(base, layers=8, residual=residual, clip=clip, **short),
                 "" if clip else "-noclip")
     for L in LR_DEPTHS:
         for lr in LEARNING_RATES:
-            add("lr", _with(base, layers=L, lr=lr, **short), f"-lr{lr:g}-short")
+            add("lr", variant(base, layers=L, lr=lr, **short), f"-lr{lr:g}-short")
     for scale in scales:
         plain = (3, 2) if scale < SCALE_PLAIN_BELOW else ()
         steps = dataclasses.replace(train, max_steps=SCALE_STEPS.get(scale, train.max_steps))
@@ -191,13 +190,13 @@ def budgets(base: Job, scales=(*SCALES, 1.0), tolerance=BUDGET_TOLERANCE) -> dic
     smallest budget first, and of the GRU shapes at the reference budget: {"lstm": {scale:
     {shape: name}}, "gru": {shape: name}}. At the reference budget the shapes are the depth and
     budget groups' runs."""
-    reference = _with(base, layers=REFERENCE_LAYERS).model
-    lstm = {scale: {shape: _name(model) for shape, model in
+    reference = variant(base, layers=REFERENCE_LAYERS).model
+    lstm = {scale: {shape: shape_name(model) for shape, model in
                     budget_shapes(reference, scale, plain=(3, 2) if scale <= 1 else (),
                                   tolerance=tolerance).items()}
             for scale in sorted(scales)}
     gru = budget_shapes(reference, 1.0, CELL, plain=(3,), tolerance=tolerance)
-    return {"lstm": lstm, CELL: {shape: _name(model) for shape, model in gru.items()}}
+    return {"lstm": lstm, CELL: {shape: shape_name(model) for shape, model in gru.items()}}
 
 
 def layout(base: Job, short_steps=SHORT_STEPS, tolerance=BUDGET_TOLERANCE) -> dict:
@@ -215,7 +214,7 @@ def layout(base: Job, short_steps=SHORT_STEPS, tolerance=BUDGET_TOLERANCE) -> di
             "rates": {L: dict(sorted(r.items())) for L, r in rates.items()}}
 
 
-def timed_models(vocab_size: int, quick: bool = False) -> dict[str, ModelConfig]:
+def timed_models(vocab_size: int, quick: bool = False) -> dict[str, LMConfig]:
     """The plain models of the depth and budget groups, by name ("L3-h128"), to be timed."""
     runs = quick_plan(vocab_size) if quick else plan(vocab_size)
     return {run.name.rsplit("-s", 1)[0]: run.job.model for run in runs
@@ -237,7 +236,7 @@ QUICK_SHORT_STEPS = 8
 
 
 def quick_base(vocab_size: int) -> Job:
-    return Job(ModelConfig(vocab_size, embed_size=8, hidden_size=12),
+    return Job(LMConfig.of(vocab_size, embed_size=8, hidden_size=12),
                TrainConfig(lr=5e-3, batch_size=4, seq_len=16, max_steps=12, eval_every=4,
                            patience=2, lr_decay=0.5, grad_every=4))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from stacklib.charlm.summary import spread
+from scripts.study.summary import spread
 
 
 def runs_of(probes: dict, config: str) -> list[str]:
