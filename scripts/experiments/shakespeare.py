@@ -1,4 +1,4 @@
-"""Run the Shakespeare study (stacklib.charlm.study) and keep every run's result.
+"""Run the Shakespeare study (scripts.study.plan) and keep every run's result.
 
     python -m scripts.experiments.shakespeare              # the whole study (hours)
     python -m scripts.experiments.shakespeare --headline   # 1 x 268 vs 3 x 128, 3 seeds
@@ -9,14 +9,14 @@
                                                            # named runs, records elsewhere
 
 Each run writes docs/generated/experiments/shakespeare/<name>.json as soon as it finishes,
-with the hash of its inputs (scripts/generation/cache.py's inputs_key): the configuration, the
-sources of the modules that train and score it (found by walking their imports), and the torch,
-NumPy and corpus versions. A run whose file
-holds the current hash is not run again, so an interrupted study continues where it stopped,
-in this session or a later one. The trained weights go to .cache/shakespeare/ (not committed):
-the analyses (timescales, samples) are hashed apart and re-run from them when only their code
-changes. Runs train in a pool of single-threaded workers, longest first; each is a pure function
-of its configuration, so the results do not depend on the scheduling.
+with its key (scripts/experiments/run_key.py): its configuration, the code of the model and of
+the loop, the texts it reads, and the torch and NumPy versions. A run whose file holds the
+current key is not run again, so an interrupted study continues where it stopped, in this
+session or a later one; a re-run says whether it reproduced the record it replaces. The
+trained weights go to .cache/shakespeare/ (not committed): the analyses (timescales, samples)
+are hashed apart and re-run from them when only their code changes. Runs train in a pool of
+single-threaded workers, longest first; each is a pure function of its configuration, so the
+results do not depend on the scheduling.
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ from multiprocessing import get_context
 from pathlib import Path
 from unittest.mock import patch
 
+from scripts.experiments.run_key import data_digest, run_key
 from scripts.generation.cache import inputs_key
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "generated" / "experiments" / "shakespeare"
 WEIGHTS = ROOT / ".cache" / "shakespeare"
-TRAINING_MODULES = ("stacklib.charlm.jobs",)
 # The workers' environment. One thread each: two workers on two cores, none oversubscribed.
 # glibc would hand a training step's large freed tensors back to the kernel and map them anew
 # the next step, paying a page fault for every page; these thresholds keep freed memory in the
@@ -49,19 +49,19 @@ ANALYSIS_MODULES = ("stacklib.charlm.analysis",)
 
 
 def versions() -> dict[str, str]:
-    """The versions a trained model depends on: torch, NumPy and the corpus package (the
-    library's own version is not among them: its code is hashed instead)."""
-    from stacklib.corpus import PACKAGE, VERSION
+    """The versions a trained model's arithmetic depends on: torch and NumPy (the library's
+    own code is hashed instead, and the corpus by its texts)."""
     from stacklib.experiments.common import versions as library_versions
 
     library = library_versions()
-    return {"torch": library["torch"], "numpy": library["numpy"], PACKAGE: VERSION}
+    return {"torch": library["torch"], "numpy": library["numpy"]}
 
 
-def training_key(run) -> str:
-    """The run's inputs: its job, the training code and the versions of what it runs on."""
-    return inputs_key(TRAINING_MODULES, extra=repr(run.job)
-                      + json.dumps(versions(), sort_keys=True))[:16]
+def training_key(run, quick: bool = False) -> str:
+    """The run's key: what its numbers are a function of (``run_key``)."""
+    if ("digest", quick) not in _TEXTS:
+        _TEXTS["digest", quick] = data_digest(_corpus(quick)[1])
+    return run_key(run.job, _TEXTS["digest", quick], versions())
 
 
 def analysis_key(run, train_key: str) -> str:
@@ -70,15 +70,14 @@ def analysis_key(run, train_key: str) -> str:
     return inputs_key(ANALYSIS_MODULES, extra=train_key + repr(DescribeConfig()))[:16]
 
 
-# ---------------------------------------------------------------- work done in the workers
 _TEXTS: dict = {}
 
 
 def _corpus(quick: bool):
     """The corpus and its ids, loaded once per process (the quick mode reads a slice)."""
     if quick not in _TEXTS:
+        from scripts.study.plan import quick_texts
         from stacklib.charlm.jobs import Texts
-        from stacklib.charlm.study import quick_texts
         from stacklib.corpus import shakespeare
 
         corpus = shakespeare()
@@ -87,14 +86,15 @@ def _corpus(quick: bool):
     return _TEXTS[quick]
 
 
+# ---------------------------------------------------------------- work done in the workers
 def execute(run, train: bool, weights: Path, quick: bool):
     """Train ``run`` (or load its weights) and analyse it if the study asks; returns
     (training result or None, analysis or None)."""
     import torch
 
+    from scripts.study.plan import describe_config
     from stacklib.charlm.analysis import describe
     from stacklib.charlm.jobs import fit
-    from stacklib.charlm.study import describe_config
     from stacklib.lm.model import LM
 
     torch.set_num_threads(1)
@@ -149,12 +149,12 @@ def differences(old: dict, new: dict) -> list[str]:
     return out
 
 
-def pending(runs, out: Path, weights: Path):
+def pending(runs, out: Path, weights: Path, quick: bool = False):
     """(run, needs training, needs analysis) for every run whose file is not current."""
     todo = []
     for run in runs:
         record = read(out / f"{run.name}.json")
-        key = training_key(run)
+        key = training_key(run, quick)
         trained = record.get("key") == key
         akey = analysis_key(run, key) if run.analyse else None
         analysed = not run.analyse or (trained and record.get("analysis_key") == akey)
@@ -166,7 +166,7 @@ def pending(runs, out: Path, weights: Path):
 
 
 def study_runs(args):
-    from stacklib.charlm.study import headline, plan, quick_plan
+    from scripts.study.plan import headline, plan, quick_plan
     from stacklib.corpus import shakespeare
 
     vocab = len(shakespeare().vocab)
@@ -190,7 +190,7 @@ def study_runs(args):
 
 def timing(out: Path, quick: bool) -> None:
     """Time every plain model of the depth and budget groups in turns (timing.json)."""
-    from stacklib.charlm.study import timed_models
+    from scripts.study.plan import timed_models
     from stacklib.charlm.timing import TimingConfig, time_models
     from stacklib.corpus import shakespeare
 
@@ -200,6 +200,49 @@ def timing(out: Path, quick: bool) -> None:
                                 "models": {name: dataclasses.asdict(m)
                                            for name, m in models.items()},
                                 "ms": time_models(models, cfg), "cpus": os.cpu_count()})
+
+
+def on_device(runs, device: str):
+    """The runs trained on ``device`` (each record names the device it was trained on)."""
+    return [dataclasses.replace(run, job=dataclasses.replace(
+        run.job, train=dataclasses.replace(run.job.train, device=device))) for run in runs]
+
+
+def train_all(todo, out: Path, weights: Path, workers: int, quick: bool) -> None:
+    """Train (or analyse) every pending run in a pool of single-threaded workers, longest
+    first, writing each record as soon as its run ends."""
+    # Spawned workers start with this process's environment: WORKER_ENV while the pool runs.
+    with (patch.dict(os.environ, WORKER_ENV),
+          ProcessPoolExecutor(max(1, workers), mp_context=get_context("spawn")) as pool):
+        futures = {pool.submit(execute, run, retrain, weights / f"{key}.pt", quick):
+                   (run, key, akey)
+                   for run, retrain, key, akey in sorted(todo, key=lambda t: -cost(t[0]))}
+        for done, future in enumerate(as_completed(futures), 1):
+            run, key, akey = futures[future]
+            result, analysis = future.result()
+            path = out / f"{run.name}.json"
+            previous = read(path)
+            record = previous if result is None else {
+                "name": run.name, "group": run.group, "key": key, **result}
+            if run.analyse:
+                record.update(analysis_key=akey, analysis=analysis)
+            write(path, record)
+            print(f"  [{done}/{len(todo)}] {report(run, record, previous, result)}", flush=True)
+
+
+def report(run, record: dict, previous: dict, result) -> str:
+    """One line on a finished run: its scores, steps, why it stopped, and whether it
+    reproduced the record it replaced."""
+    again = ""
+    if result is not None and previous:
+        changed = differences(previous, record)
+        again = ("; reproduces its previous record" if not changed else
+                 f"; its previous record (test {previous.get('test_bpc')} bpc) differs in "
+                 f"{len(changed)} fields: {', '.join(changed[:6])}")
+    score = (f"test {record['test_bpc']:.4f} bpc" if record.get("test_bpc") is not None
+             else f"validation {record['val_bpc']:.4f} bpc")
+    return (f"{run.name}: {score}, {record['steps']} steps ({record['history']['stopped']}), "
+            f"{record['history']['seconds']:.0f} s{again}")
 
 
 def main(argv=None) -> int:
@@ -216,6 +259,8 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", nargs="+", metavar="RUN",
                     help="only these runs (e.g. L3-h128-res-s0), in this order")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--device", default="cpu",
+                    help="where the models train, as torch names it (cpu, cuda, cuda:1)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     out = args.out or (ROOT / ".cache" / "shakespeare-quick" if args.quick else OUT)
@@ -225,8 +270,8 @@ def main(argv=None) -> int:
         timing(out, args.quick)
         print(f"shakespeare: timed in {time.perf_counter() - start:.0f} s")
         return 0
-    runs = study_runs(args)
-    todo = pending(runs, out, weights)
+    runs = on_device(study_runs(args), args.device)
+    todo = pending(runs, out, weights, args.quick)
     if args.list:
         waiting = {run.name for run, *_ in todo}
         hours = {}
@@ -244,31 +289,7 @@ def main(argv=None) -> int:
         return 0
     print(f"shakespeare: {len(runs) - len(todo)} of {len(runs)} runs current; "
           f"running {len(todo)}", flush=True)
-    # Spawned workers start with this process's environment: WORKER_ENV while the pool runs.
-    with (patch.dict(os.environ, WORKER_ENV),
-          ProcessPoolExecutor(max(1, args.workers), mp_context=get_context("spawn")) as pool):
-        futures = {pool.submit(execute, run, retrain, weights / f"{key}.pt", args.quick):
-                   (run, key, akey)
-                   for run, retrain, key, akey in sorted(todo, key=lambda t: -cost(t[0]))}
-        for done, future in enumerate(as_completed(futures), 1):
-            run, key, akey = futures[future]
-            result, analysis = future.result()
-            path = out / f"{run.name}.json"
-            previous = read(path)
-            record = previous if result is None else {
-                "name": run.name, "group": run.group, "key": key, **result}
-            if run.analyse:
-                record.update(analysis_key=akey, analysis=analysis)
-            write(path, record)
-            again = ""
-            if result is not None and previous:
-                changed = differences(previous, record)
-                again = ("; reproduces its previous record" if not changed else
-                         f"; its previous record (test {previous['test_bpc']:.4f} bpc) "
-                         f"differs in {len(changed)} fields")
-            print(f"  [{done}/{len(todo)}] {run.name}: test {record['test_bpc']:.4f} bpc, "
-                  f"{record['steps']} steps ({record['history']['stopped']}), "
-                  f"{record['history']['seconds']:.0f} s{again}", flush=True)
+    train_all(todo, out, weights, args.workers, args.quick)
     print(f"shakespeare: done in {time.perf_counter() - start:.0f} s")
     return 0
 
