@@ -1,0 +1,114 @@
+"""Run the tuned study (scripts/study/tuned.py): the same search for every shape, then the
+verdict's runs on fresh seeds.
+
+    python -m scripts.experiments.tuned                # every stage planned so far, in order
+    python -m scripts.experiments.tuned --upto x1      # stop after the reference budget's runs
+    python -m scripts.experiments.tuned --list         # the runs, which are current, CPU-hours
+    python -m scripts.experiments.tuned --quick        # every stage on tiny models (tests)
+    python -m scripts.experiments.tuned --device cuda  # train on a GPU (records name it)
+
+Each stage's runs follow from the records of the stage before (A's best settings go on to A2,
+A2's winner to B, B's winners and stopping steps to the final runs), so the plan is drawn again
+whenever a stage's records are in, until nothing is left to run. Every run writes
+docs/generated/experiments/tuned/<name>.json as soon as it ends, keyed like the study's runs
+(scripts/experiments/run_key.py), so an interrupted study resumes where it stopped. A record
+counts as current under the key of the device it names: one trained on a GPU stays current on
+a CPU-only machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from scripts.experiments import shakespeare as runner
+from scripts.study import tuned
+
+OUT = runner.ROOT / "docs" / "generated" / "experiments" / "tuned"
+STAGES = ("A", "A2", "B", "x1", "deep", "x2", "x0.5", "x0.25", "x4")
+
+
+def _vocab(quick: bool) -> int:
+    return len(runner._corpus(quick)[0].vocab)
+
+
+def current(run, out: Path, quick: bool) -> dict | None:
+    """The run's record if it is current (under the key of the device it was trained on)."""
+    record = runner.read(out / f"{run.name}.json")
+    if not record:
+        return None
+    device = record.get("config", {}).get("device", run.job.train.device)
+    key = runner.training_key(runner.on_device([run], device)[0], quick)
+    return record if record.get("key") == key else None
+
+
+def state(out: Path, quick: bool, upto: str = STAGES[-1]):
+    """(the runs planned so far up to stage ``upto``, their current records, the search's
+    decisions): the plan drawn again as long as current records extend it."""
+    records: dict = {}
+    planner = tuned.quick_plan if quick else tuned.plan
+    while True:
+        runs, decided = planner(_vocab(quick), records)
+        runs = [r for r in runs if STAGES.index(r.group) <= STAGES.index(upto)]
+        found = {r.name: rec for r in runs if r.name not in records
+                 and (rec := current(r, out, quick)) is not None}
+        if not found:
+            return runs, records, decided
+        records.update(found)
+
+
+def listing(runs, records: dict, decided: dict) -> str:
+    lines, hours = [], {}
+    for run in runs:
+        record = records.get(run.name)
+        lines.append(f"{run.name:<36} {run.group:<6} "
+                     + (f"done, {record['cpu_seconds']:.0f} CPU-s on "
+                        f"{record['config'].get('device', 'cpu')}" if record else "to run"))
+        if record:
+            hours[run.group] = hours.get(run.group, 0) + record["cpu_seconds"] / 3600
+    lines.append(f"{len(records)} of {len(runs)} planned runs current; their records count "
+                 f"{sum(hours.values()):.2f} CPU-hours ("
+                 + ", ".join(f"{g} {h:.2f}" for g, h in hours.items()) + ")")
+    winners = {shape: w for shape, w in decided["winners"].items() if w}
+    lines += [f"winner, {shape}: {w}" for shape, w in winners.items()]
+    if decided["cap"]:
+        lines.append(f"final runs' step cap: {decided['cap']}")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--list", action="store_true", help="list the planned runs and stop")
+    ap.add_argument("--upto", choices=STAGES, default=STAGES[-1],
+                    help="the last stage to run (default: all)")
+    ap.add_argument("--quick", action="store_true", help="tiny models on a slice of the text")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--device", default="cpu",
+                    help="where the models train, as torch names it (cpu, cuda, cuda:1)")
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv)
+    out = args.out or (runner.ROOT / ".cache" / "tuned-quick" if args.quick else OUT)
+    weights = out / "weights" if args.quick else runner.WEIGHTS
+    start = time.perf_counter()
+    while True:
+        runs, records, decided = state(out, args.quick, args.upto)
+        if args.list:
+            print(listing(runs, records, decided))
+            return 0
+        todo = runner.pending(runner.on_device([r for r in runs if r.name not in records],
+                                               args.device), out, weights, args.quick)
+        if not todo:
+            break
+        stages = sorted({run.group for run, *_ in todo}, key=STAGES.index)
+        print(f"tuned: {len(records)} of {len(runs)} planned runs current; running "
+              f"{len(todo)} ({', '.join(stages)})", flush=True)
+        runner.train_all(todo, out, weights, args.workers, args.quick)
+    print(f"tuned: nothing left to run up to stage {args.upto}; "
+          f"{time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

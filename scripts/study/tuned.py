@@ -1,0 +1,223 @@
+"""The tuned study: every shape gets the same search, then the verdict's runs on fresh seeds.
+
+One recipe family with three knobs: the learning rate, dropout on the connections that do not
+run through time (``stacklib.lm.model``: the embedding, each layer's output; in a residual stack
+the branch, never the skip path) and the forget gate's starting bias (torch's draw, about 0, or
+1). The rest is the study's recipe (``plan.base_job``): Adam, batches of 32 x 100 characters,
+clipping at 1, a score on the validation plays every 250 steps, the rate halved after a score
+without a new best, and a stop after three such scores.
+
+The search, the same for each shape at the reference budget (one wide layer, three residual
+layers, three plain layers), on seed 0, reads the validation plays only:
+
+A    5 learning rates x forget bias {torch's, 1}, dropout fixed at 0.1, 1,500 steps each: which
+     settings train at all. (Dropout is not searched here: so short a run cannot rank it.)
+A2   the best 3 of A (4 when the 4th is within 0.02 bpc of the best) again, to 4,000 steps.
+B    A2's winner with dropout 0, 0.1, 0.2 and 0.3, each to the stopping rule (under a cap of
+     ``search_cap`` steps). The plain stack takes the residual stack's dropout.
+
+The final runs' step cap is fixed from B before any of them starts: 1.3 times the 90th
+percentile of B's stopping steps, rounded up to a whole number of scores. The final runs use
+fresh seeds, each shape its own winner, in this order:
+
+x1      the reference budget: the wide layer and three residual layers, 5 seeds each; three
+        plain layers, 3 seeds
+deep    eight plain and eight residual layers of 128, forget bias 1, 3 seeds each
+x2      twice the budget, 5 seeds
+x0.5    half, then a quarter of the budget, 5 seeds
+x0.25
+x4      four times the budget, where the compute allows
+
+At the other budgets each shape keeps its rate and forget bias, and dropout follows a rule
+stated before any final run: 0.1 more per doubling of the budget, 0.1 less per halving, never
+below 0.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from scripts.study.plan import (
+    REFERENCE_LAYERS,
+    Run,
+    base_job,
+    budget_shapes,
+    quick_base,
+    shape_name,
+    variant,
+)
+from stacklib.charlm.jobs import Job
+
+WIDE, RESIDUAL, PLAIN = "1 wide layer", "3 residual layers", "3 plain layers"
+
+
+@dataclass(frozen=True)
+class Search:
+    """The search's grid and lengths, and the final runs' seeds and budgets."""
+
+    rates: tuple = tuple(float(f"{r:.2g}") for r in np.geomspace(1.5e-3, 9e-3, 5))
+    forget_biases: tuple = (None, 1.0)   # None: torch's draw (the summed bias starts near 0)
+    probe_dropout: float = 0.1           # A and A2's fixed dropout
+    dropouts: tuple = (0.0, 0.1, 0.2, 0.3)
+    a_steps: int = 1500
+    a2_steps: int = 4000
+    keep: int = 3                        # A's best configurations continued in A2
+    keep_within: float = 0.02            # ... and one more when it is this close to the best
+    search_cap: int = 30_000
+    cap_quantile: float = 90.0
+    cap_factor: float = 1.3
+    seed: int = 0
+    final_seeds: tuple = (1, 2, 3, 4, 5)
+    few_seeds: tuple = (1, 2, 3)         # the plain stacks and depth 8
+    deep_layers: int = 8
+    deep_forget_bias: float = 1.0
+    dropout_per_doubling: float = 0.1
+    budgets: tuple = (2.0, 0.5, 0.25, 4.0)  # after the reference budget, in this order
+    tolerance: float = 0.02              # how closely a budget's shapes match in parameters
+
+    @classmethod
+    def quick(cls) -> Search:
+        """Every stage's code path in a few steps (tests)."""
+        return cls(rates=(3e-3, 9e-3), a_steps=8, a2_steps=12, keep=1, search_cap=40,
+                   final_seeds=(1, 2), few_seeds=(1,), deep_layers=4, budgets=(2.0,),
+                   tolerance=0.5)  # tiny models: the readout dominates (plan.quick_plan)
+
+
+def shapes(base: Job, search: Search, scale: float = 1.0) -> dict:
+    """The shapes compared at ``scale`` times the reference budget, by the pages' names (the
+    plain stack at the reference budget only)."""
+    reference = variant(base, layers=REFERENCE_LAYERS).model
+    plain = (REFERENCE_LAYERS,) if scale == 1.0 else ()
+    return budget_shapes(reference, scale, plain=plain, tolerance=search.tolerance)
+
+
+def dropout_at(dropout: float, scale: float, per_doubling: float) -> float:
+    """The stated rule: ``per_doubling`` more dropout per doubling of the budget, never < 0."""
+    return round(max(0.0, dropout + per_doubling * math.log2(scale)), 6)
+
+
+def _fb(forget_bias) -> str:
+    return "0" if forget_bias is None else f"{forget_bias:g}"
+
+
+def _job(base: Job, model, *, lr, dropout, forget_bias, steps, seed, test) -> Job:
+    model = model.replace(dropout=dropout, forget_bias=forget_bias)
+    train = dataclasses.replace(base.train, lr=lr, max_steps=steps, seed=seed)
+    return Job(model, train, test=test)
+
+
+def _score(records: dict, name: str) -> float:
+    """A run's best validation bpc; a run that diverged before its first score ranks last."""
+    value = records[name]["val_bpc"]
+    return math.inf if value is None else value
+
+
+def _best(records: dict, names: list[str]) -> str | None:
+    """The name with the lowest validation bpc, once every one of ``names`` has a record."""
+    if any(n not in records for n in names):
+        return None
+    return min(names, key=lambda n: (_score(records, n), n))
+
+
+def _search_runs(search: Search, base: Job, records: dict):
+    """The search's runs that can be planned now, and each shape's winner once known:
+    {shape: {"lr", "forget_bias", "dropout"} or None}."""
+    runs, winners = [], {}
+    at_one = shapes(base, search)
+    for shape, model in at_one.items():
+        def trial(stage, lr, fb, steps, model=model):
+            job = _job(base, model, lr=lr, dropout=search.probe_dropout, forget_bias=fb,
+                       steps=steps, seed=search.seed, test=False)
+            return Run(f"{stage}-{shape_name(model)}-lr{lr:g}-fb{_fb(fb)}", stage, job)
+
+        a = {(lr, fb): trial("A", lr, fb, search.a_steps)
+             for lr in search.rates for fb in search.forget_biases}
+        runs += a.values()
+        winners[shape] = None
+        if _best(records, [r.name for r in a.values()]) is None:
+            continue
+        ranked = sorted(a, key=lambda k: (_score(records, a[k].name), a[k].name))
+        scores = [_score(records, a[k].name) for k in ranked]
+        n = search.keep + (len(ranked) > search.keep
+                           and scores[search.keep] - scores[0] <= search.keep_within)
+        a2 = {k: trial("A2", *k, search.a2_steps) for k in ranked[:n]}
+        runs += a2.values()
+        best = _best(records, [r.name for r in a2.values()])
+        if best is None:
+            continue
+        lr, fb = next(k for k, r in a2.items() if r.name == best)
+        winners[shape] = {"lr": lr, "forget_bias": fb, "dropout": None}
+    for shape in (WIDE, RESIDUAL):
+        if winners[shape] is None:
+            continue
+        model, w = at_one[shape], winners[shape]
+        b = [Run(f"B-{shape_name(model)}-d{d:g}", "B",
+                 _job(base, model, lr=w["lr"], dropout=d, forget_bias=w["forget_bias"],
+                      steps=search.search_cap, seed=search.seed, test=False))
+             for d in search.dropouts]
+        runs += b
+        best = _best(records, [r.name for r in b])
+        if best is not None:
+            w["dropout"] = next(r.job.model.dropout for r in b if r.name == best)
+    if winners[PLAIN] is not None and winners[RESIDUAL] is not None:
+        winners[PLAIN]["dropout"] = winners[RESIDUAL]["dropout"]
+    return runs, winners
+
+
+def final_cap(stopping_steps: list[int], search: Search, eval_every: int) -> int:
+    """The final runs' step cap: ``cap_factor`` times the ``cap_quantile`` percentile of the
+    search's stopping steps, rounded up to a whole number of scores."""
+    raw = search.cap_factor * float(np.percentile(stopping_steps, search.cap_quantile))
+    return int(math.ceil(raw / eval_every) * eval_every)
+
+
+def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | None = None
+         ) -> tuple[list[Run], dict]:
+    """Every run that can be planned from ``records`` (name -> record of the runs done), in
+    the study's order, and what the search decided so far: {"winners", "cap"}. Call it again
+    as records land: each stage appears once the one before it is complete."""
+    base = base or base_job(vocab_size)
+    runs, winners = _search_runs(search, base, records)
+    decided = {"winners": winners, "cap": None}
+    b_names = [r.name for r in runs if r.group == "B"]
+    if (any(w is None or w["dropout"] is None for w in winners.values())
+            or any(n not in records for n in b_names)):
+        return runs, decided
+    cap = final_cap([records[n]["steps"] for n in b_names], search, base.train.eval_every)
+    decided["cap"] = cap
+
+    def finals(group, model, w, seeds, *, dropout, forget_bias):
+        return [Run(f"{shape_name(model)}-s{s}", group,
+                    _job(base, model, lr=w["lr"], dropout=dropout, forget_bias=forget_bias,
+                         steps=cap, seed=s, test=True)) for s in seeds]
+
+    at_one = shapes(base, search)
+    for shape, model in at_one.items():
+        seeds = search.few_seeds if shape == PLAIN else search.final_seeds
+        w = winners[shape]
+        runs += finals("x1", model, w, seeds, dropout=w["dropout"], forget_bias=w["forget_bias"])
+    for residual, shape in ((False, PLAIN), (True, RESIDUAL)):
+        w = winners[shape]
+        model = variant(base, layers=search.deep_layers, residual=residual).model
+        runs += finals("deep", model, w, search.few_seeds, dropout=w["dropout"],
+                       forget_bias=search.deep_forget_bias)
+    for scale in search.budgets:
+        for shape, model in shapes(base, search, scale).items():
+            w = winners[shape]
+            dropout = dropout_at(w["dropout"], scale, search.dropout_per_doubling)
+            runs += finals(f"x{scale:g}", model, w, search.final_seeds, dropout=dropout,
+                           forget_bias=w["forget_bias"])
+    names = [run.name for run in runs]
+    if len(set(names)) != len(names):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"search: two runs would share a name: {twice}")
+    return runs, decided
+
+
+def quick_plan(vocab_size: int, records: dict) -> tuple[list[Run], dict]:
+    """The tuned study's every code path with tiny models and a few steps (tests)."""
+    return plan(vocab_size, records, Search.quick(), quick_base(vocab_size))
