@@ -20,10 +20,11 @@ def test_quick_study_runs_resumes_and_reanalyses(tmp_path, capsys):
     assert set(files) == {r.name for r in runs}
     for run in runs:
         record = files[run.name]
-        assert record["key"] == runner.training_key(run)
+        assert record["key"] == runner.training_key(run, quick=True)
         assert record["steps"] == record["history"]["steps"][-1] > 0
         assert 0 < record["test_bpc"] < 8
         assert ("analysis" in record) == run.analyse
+        assert record["config"]["device"] == "cpu"   # every record names its device
     sample = files["L2-h12-s0"]["analysis"]["sample"]
     assert sample["text"] and sample["prompt"] == "ROMEO:\n"
 
@@ -36,7 +37,7 @@ def test_quick_study_runs_resumes_and_reanalyses(tmp_path, capsys):
     name = "L2-h12-s0"
     stale = {**files[name], "analysis_key": "old"}
     (tmp_path / f"{name}.json").write_text(json.dumps(stale))
-    todo = runner.pending(runs, tmp_path, tmp_path / "weights")
+    todo = runner.pending(runs, tmp_path, tmp_path / "weights", quick=True)
     assert [(run.name, retrain) for run, retrain, *_ in todo] == [(name, False)]
     assert runner.main(["--quick", "--out", str(tmp_path)]) == 0
     again = json.loads((tmp_path / f"{name}.json").read_text())

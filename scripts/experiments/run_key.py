@@ -23,6 +23,7 @@ import ast
 import hashlib
 import json
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -53,10 +54,10 @@ class _WhatRuns(ast.NodeTransformer):
 
 
 @cache
-def code_digest(module: str) -> str:
+def code_digest(module: str, root: Path = ROOT) -> str:
     """SHA-256 of what module ``module`` (a dotted name) computes: its syntax tree without
     docstrings and imports."""
-    path = module_file(module, ROOT)
+    path = module_file(module, root)
     if path is None:
         raise ValueError(f"module: no module named {module!r} in the repository")
     tree = _WhatRuns().visit(ast.parse(path.read_text(encoding="utf-8")))

@@ -1,0 +1,125 @@
+"""The tuned study's plan: the same search for every shape, stage after stage, then the final
+runs on fresh seeds under a cap fixed from the search (scripts/study/tuned.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scripts.study import tuned
+from scripts.study.plan import base_job
+
+VOCAB = 77
+SEARCH = tuned.Search()
+
+
+def _land(runs, records, score):
+    """Records for every planned run without one: ``score(run)`` as its validation bpc."""
+    for run in runs:
+        if run.name not in records:
+            records[run.name] = {"val_bpc": score(run), "steps": 4000}
+    return records
+
+
+def _by(runs, group):
+    return [r for r in runs if r.group == group]
+
+
+def test_stage_a_is_the_same_grid_for_every_shape_on_validation_only():
+    runs, decided = tuned.plan(VOCAB, {})
+    a = _by(runs, "A")
+    assert len(a) == len(runs) == 3 * 5 * 2      # 3 shapes x 5 rates x 2 forget biases
+    grids = {}
+    for run in a:
+        m, t = run.job.model, run.job.train
+        grids.setdefault(m.num_layers * 10 + m.residual, set()).add((t.lr, m.forget_bias))
+        assert m.dropout == SEARCH.probe_dropout and t.max_steps == SEARCH.a_steps
+        assert t.seed == SEARCH.seed and run.job.test is False
+    assert len(set(map(frozenset, grids.values()))) == 1   # one grid, every shape
+    rates = sorted({lr for lr, _ in next(iter(grids.values()))})
+    assert rates[0] == pytest.approx(1.5e-3) and rates[-1] == pytest.approx(9e-3)
+    assert all(b / a == pytest.approx(rates[1] / rates[0], rel=0.05)
+               for a, b in zip(rates, rates[1:], strict=False))   # log-spaced
+    assert decided == {"winners": dict.fromkeys(tuned.shapes(base_job(VOCAB), SEARCH)),
+                       "cap": None}
+
+
+@pytest.mark.parametrize("fourth, kept", [(0.019, 4), (0.021, 3)])
+def test_a2_continues_the_best_three_and_a_fourth_within_the_margin(fourth, kept):
+    runs, _ = tuned.plan(VOCAB, {})
+    residual = [r.name for r in _by(runs, "A") if "L3-h128-res" in r.name]
+    order = {name: k for k, name in enumerate(residual)}
+    # the best three 2.000, 2.001, 2.002; the fourth ``fourth`` behind the best; the rest far
+    scores = {name: 2.0 + 0.001 * k if k < 3 else 2.5 for name, k in order.items()}
+    fourth_name = next(n for n, k in order.items() if k == 3)
+    scores[fourth_name] = 2.0 + fourth
+    records = _land(runs, {}, lambda r: scores.get(r.name, 3.0))
+    runs, _ = tuned.plan(VOCAB, records)
+    a2 = [r for r in _by(runs, "A2") if "L3-h128-res" in r.name]
+    assert len(a2) == kept
+    assert all(r.job.train.max_steps == SEARCH.a2_steps and not r.job.test for r in a2)
+    assert {r.name.removeprefix("A2-") for r in a2} <= {n.removeprefix("A-") for n in order}
+
+
+def _search_done(b_steps=(6000, 7000, 8000, 9000, 10000, 11000, 12000, 20000)):
+    """Records of the whole search: the highest rate and forget bias 1 win A and A2; dropout
+    0.2 wins B for both shapes; B stops at ``b_steps``."""
+    records = {}
+    steps = iter(b_steps)
+    for _ in range(3):
+        runs, _ = tuned.plan(VOCAB, records)
+        for run in runs:
+            if run.name in records:
+                continue
+            m, t = run.job.model, run.job.train
+            val = 3.0 - t.lr - 0.01 * (m.forget_bias or 0) + abs(m.dropout - 0.2)
+            records[run.name] = {"val_bpc": val, "steps": next(steps) if run.group == "B"
+                                 else t.max_steps}
+    return records
+
+
+def test_b_searches_dropout_from_a2s_winner_and_the_plain_stack_takes_the_residual_dropout():
+    runs, decided = tuned.plan(VOCAB, _search_done())
+    b = _by(runs, "B")
+    assert len(b) == 2 * len(SEARCH.dropouts)                 # the wide and the residual stack
+    assert {r.job.model.dropout for r in b} == set(SEARCH.dropouts)
+    assert all(r.job.train.max_steps == SEARCH.search_cap and r.job.train.lr == 9e-3
+               and r.job.model.forget_bias == 1.0 and not r.job.test for r in b)
+    assert all(w == {"lr": 9e-3, "forget_bias": 1.0, "dropout": 0.2}
+               for w in decided["winners"].values())
+
+
+def test_the_final_cap_is_fixed_from_b_before_any_final_run():
+    # the 90th percentile of 6,000..12,000 and 20,000 is 14,400; x 1.3 = 18,720 -> 18,750
+    _, decided = tuned.plan(VOCAB, _search_done())
+    assert decided["cap"] == 18_750
+    assert tuned.final_cap([1000] * 10, SEARCH, 250) == 1500   # 1,300 up to a whole score
+
+
+def test_final_runs_use_fresh_seeds_the_winners_and_the_stated_dropout_rule():
+    runs, decided = tuned.plan(VOCAB, _search_done())
+    finals = [r for r in runs if r.group not in ("A", "A2", "B")]
+    search_seeds = {r.job.train.seed for r in runs if r.group in ("A", "A2", "B")}
+    assert all(r.job.test and r.job.train.max_steps == decided["cap"] for r in finals)
+    assert not search_seeds & {r.job.train.seed for r in finals}
+    x1 = _by(finals, "x1")
+    assert sorted(len([r for r in x1 if r.name.startswith(p)]) for p in
+                  ("L1-h268-", "L3-h128-res-", "L3-h128-s")) == [3, 5, 5]
+    deep = _by(finals, "deep")
+    assert {r.job.model.num_layers for r in deep} == {8}
+    assert {r.job.model.forget_bias for r in deep} == {1.0} and len(deep) == 6
+    for scale in SEARCH.budgets:
+        group = _by(finals, f"x{scale:g}")
+        assert len(group) == 10 and {r.job.model.num_layers for r in group} == {1, 3}
+        expected = tuned.dropout_at(0.2, scale, 0.1)
+        assert {r.job.model.dropout for r in group} == {expected}
+    assert tuned.dropout_at(0.2, 2.0, 0.1) == pytest.approx(0.3)
+    assert tuned.dropout_at(0.2, 0.25, 0.1) == 0.0            # never below 0
+    names = [r.name for r in runs]
+    assert len(names) == len(set(names))
+
+
+def test_a_run_that_diverged_before_its_first_score_ranks_last():
+    runs, _ = tuned.plan(VOCAB, {})
+    records = _land(runs, {}, lambda r: None if r.job.train.lr == 9e-3 else 2.5 - r.job.train.lr)
+    runs, _ = tuned.plan(VOCAB, records)
+    assert all(r.job.train.lr != 9e-3 for r in _by(runs, "A2"))

@@ -1,0 +1,39 @@
+"""The tuned study's runner, in its quick mode: stages chain as records land, it resumes, and a
+record is current under the key of the device it names."""
+
+from __future__ import annotations
+
+import json
+
+from scripts.experiments import shakespeare as runner
+from scripts.experiments import tuned
+
+
+def test_stages_chain_resume_and_list(tmp_path, capsys):
+    args = ["--quick", "--out", str(tmp_path), "--upto", "A2", "--device", "cpu"]
+    assert tuned.main(args) == 0
+    out = capsys.readouterr().out
+    assert "running 12 (A)" in out and "running 3 (A2)" in out   # A2 drawn from A's records
+    runs, records, decided = tuned.state(tmp_path, quick=True, upto="A2")
+    assert set(records) == {r.name for r in runs} and len(runs) == 15
+    assert all(r["test_bpc"] is None and r["config"]["test"] is False for r in records.values())
+    assert all(w is not None and w["dropout"] is None for w in decided["winners"].values())
+
+    assert tuned.main(args) == 0                      # nothing left: nothing trains
+    assert "running" not in capsys.readouterr().out
+    assert tuned.main([*args, "--list"]) == 0
+    listing = capsys.readouterr().out
+    assert "15 of 15 planned runs current" in listing and "CPU-s on cpu" in listing
+
+
+def test_a_record_is_current_under_the_device_it_names(tmp_path):
+    runs, _, _ = tuned.state(tmp_path, quick=True, upto="A")
+    run = runs[0]
+    gpu = runner.on_device([run], "cuda")[0]
+    record = {"name": run.name, "key": runner.training_key(gpu, quick=True),
+              "config": gpu.job.describe()}
+    (tmp_path / f"{run.name}.json").write_text(json.dumps(record))
+    assert tuned.current(run, tmp_path, quick=True) == record
+    record["key"] = runner.training_key(run, quick=True)     # a CPU key beside "cuda": stale
+    (tmp_path / f"{run.name}.json").write_text(json.dumps(record))
+    assert tuned.current(run, tmp_path, quick=True) is None
