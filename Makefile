@@ -89,11 +89,14 @@ preview: $(DOCS_VENV)/.installed
 ## check-docs: a prose-only change's checks, no torch: strict build of the pages, the prose's
 ## numbers and claims against the committed docs/generated/ data, the prose rules (sentence and
 ## page length, terms before use, linked citations), lint, spelling
+# Its tests, which must import nothing that imports torch or keras (tests/test_check_docs.py
+# collects them with both unimportable).
+CHECK_DOCS_TESTS := tests/test_prose_numbers.py tests/test_page_claims.py \
+	tests/delivery/test_docs_lint.py tests/site/test_reading.py tests/site/test_terms.py \
+	tests/site/test_references.py
 check-docs: $(DOCS_VENV)/.installed
 	STACK_PRINT_SITE=false $(DOCS_VENV)/bin/mkdocs build --strict --quiet --site-dir build/check-docs
-	$(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_prose_numbers.py \
-	  tests/test_page_claims.py tests/delivery/test_docs_lint.py \
-	  tests/site/test_reading.py tests/site/test_terms.py tests/site/test_references.py
+	$(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider $(CHECK_DOCS_TESTS)
 
 ## test-fast: before every commit: lint, library, generation and site tests (no browser)
 test-fast: $(BIN)/.installed

@@ -3,7 +3,8 @@ library rather than typed.
 
 1. A scalar two-layer RNN with identity activation, recurrent weight 0.5 and input weight 1,
    reading 2, 1, 3: layer 1 writes 2, 2, 4; layer 2 reads those and writes 2, 3, 5.5.
-2. Parameter and gradient-path growth from 1 to 3 layers of hidden size 32 over 50 steps.
+2. Parameter and gradient-path growth from 1 to 3 layers of hidden size 32 over 50 steps, and
+   the tanh slope per layer that explains why the stack's gradient is not the smaller one.
 """
 
 from __future__ import annotations
@@ -38,6 +39,14 @@ def scalar_example(inputs=SCALAR_INPUTS) -> dict:
     }
 
 
+def _growth_run(hidden_size: int, seq_len: int, num_layers: int, seed: int):
+    """The growth example's tanh stack at PyTorch's default initialisation, and its run over one
+    sequence of standard-normal inputs (input size = hidden size)."""
+    stack = StackedRNN(hidden_size, hidden_size, num_layers, cell="rnn", dtype=np.float64,
+                       seed=seed)
+    return stack, stack(np.random.default_rng(seed).standard_normal((seq_len, hidden_size)))
+
+
 def gradient_path_growth(hidden_size: int = 32, seq_len: int = 50, num_layers: int = 3,
                          seed: int = 0) -> dict:
     """What stacking ``num_layers`` tanh-RNN layers does to the bill and to the gradient's trip.
@@ -56,9 +65,7 @@ def gradient_path_growth(hidden_size: int = 32, seq_len: int = 50, num_layers: i
 
     def one(layers):
         rows = param_breakdown("rnn", H, H, layers)
-        stack = StackedRNN(H, H, layers, cell="rnn", dtype=np.float64, seed=seed)
-        x = np.random.default_rng(seed).standard_normal((T, H))
-        out = stack(x)
+        stack, out = _growth_run(H, T, layers, seed)
         grad = np.zeros_like(out.output)
         grad[-1] = 1.0 / np.sqrt(H)  # unit-norm gradient injected at y_T
         g = stack.backward(out, grad)
@@ -73,3 +80,12 @@ def gradient_path_growth(hidden_size: int = 32, seq_len: int = 50, num_layers: i
         }
 
     return {"hidden_size": H, "seq_len": T, "shallow": one(1), "deep": one(L)}
+
+
+def growth_tanh_slopes(hidden_size: int = 32, seq_len: int = 50, num_layers: int = 3,
+                       seed: int = 0) -> list[float]:
+    """Mean tanh slope, 1 - h^2, per layer of the growth example's deep stack: the upper layers,
+    fed bounded states instead of raw inputs, saturate less."""
+    _, out = _growth_run(check_int("hidden_size", hidden_size), check_int("seq_len", seq_len),
+                         check_int("num_layers", num_layers), seed)
+    return [float(np.mean(1.0 - h**2)) for h in out.h]

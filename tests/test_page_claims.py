@@ -16,9 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scripts.generation.prose_numbers import growth_tanh_slopes
 from stacklib import data as language
-from stacklib.examples import gradient_path_growth
+from stacklib.examples import gradient_path_growth, growth_tanh_slopes
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 GENERATED = DOCS / "generated"
@@ -146,10 +145,11 @@ def test_vanishing_measured_panel_claims():
 def test_growth_example_claims(seed):
     """§09 under the growth table: "the stack's number is not the smaller one ... its upper
     layers, fed bounded states instead of raw inputs, saturate less"."""
-    g = gradient_path_growth(hidden_size=32, seq_len=50, num_layers=3, seed=seed)
+    example = {"hidden_size": 32, "seq_len": 50, "num_layers": 3, "seed": seed}
+    g = gradient_path_growth(**example)
     assert g["deep"]["grad_norm_first_step_bottom"] > g["shallow"]["grad_norm_first_step_bottom"]
     assert g["shallow"]["grad_norm_first_step_bottom"] < 1e-10  # "next to nothing"
-    slope = growth_tanh_slopes(seed)  # mean tanh' per layer of the example's stack
+    slope = growth_tanh_slopes(**example)  # mean tanh' per layer of the example's stack
     assert slope[0] < slope[1] < slope[2], slope  # 0.74 in layer 1, "but 0.88 ... and 0.92"
     # "52 Jacobians instead of 50" and "one route": the one-layer chain is T long
     assert g["shallow"]["jacobians_per_path"] == 50 and g["shallow"]["paths_to_first_input"] == 1

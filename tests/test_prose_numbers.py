@@ -9,8 +9,9 @@ pages that state it and the value stacklib computes. Two tests hold the prose to
   in the small, explicit allowlist of non-result numbers below (section numbers, years,
   layer indices, the interactive defaults, configuration inputs).
 
-So editing a result by hand fails, naming the number: the new value is unregistered, the old
-one is missing. These tests read only committed files (no torch): `make check-docs` runs them.
+So editing a result by hand fails, naming the numbers and their page: the new value is
+unregistered (at its line), the old one is missing. These tests read only committed files (no
+torch): `make check-docs` runs them.
 """
 
 from __future__ import annotations
@@ -93,21 +94,38 @@ def unexplained_numbers(page: str, docs: Path = DOCS) -> list[str]:
     return [m for m in _NUMBER.findall(text) if m not in ALLOWED_NUMBERS]
 
 
+def where(number: str, page: str, docs: Path = DOCS) -> str:
+    """`docs/PAGE:LINE`: the page and the source lines that type `number`, for its editor."""
+    source = (docs / page).read_text(encoding="utf-8").replace("\u2212", "-").splitlines()
+    lines = [str(i) for i, line in enumerate(source, 1) if _literal(number).search(line)]
+    return f"{docs.name}/{page}" + (f":{','.join(lines)}" if lines else "")
+
+
+def unregistered(page: str, docs: Path = DOCS) -> list[str]:
+    """One line per number the page states that is neither registered nor allowed."""
+    return [f"{where(n, page, docs)}: {n} is neither a result stacklib computes (the REGISTRY "
+            "of scripts/generation/prose_numbers.py) nor an allowlisted non-result"
+            for n in dict.fromkeys(unexplained_numbers(page, docs))]
+
+
+def unstated(literal: str, pages, docs: Path = DOCS) -> list[str]:
+    """One line per page registered to state `literal` whose prose no longer does."""
+    return [f"{docs.name}/{page}: no longer states {literal}, stacklib's value registered for it"
+            for page in pages if not _literal(literal).search(prose(page, docs))]
+
+
 @pytest.mark.parametrize("literal", sorted(REGISTRY))
 def test_registered_number_is_stacklibs_and_still_in_the_prose(literal):
     pages, value = REGISTRY[literal]["pages"], REGISTRY[literal]["value"]
     assert value == literal, f"stacklib now gives {value!r}; prose says {literal!r}"
-    for page in pages:
-        assert _literal(literal).search(prose(page)), f"{literal!r} is no longer stated in {page}"
+    if missing := unstated(literal, pages):
+        pytest.fail("\n".join(missing), pytrace=False)
 
 
 @pytest.mark.parametrize("page", PAGES)
 def test_every_number_in_the_prose_is_registered_or_allowed(page):
-    unexplained = unexplained_numbers(page)
-    assert not unexplained, (
-        f"{page}: numbers neither registered in REGISTRY (computed by stacklib) nor allowlisted: "
-        f"{unexplained}"
-    )
+    if unexplained := unregistered(page):
+        pytest.fail("\n".join(unexplained), pytrace=False)
 
 
 def test_registered_pages_exist():
@@ -128,3 +146,15 @@ def test_scanner_catches_a_hand_edit(tmp_path):
         encoding="utf-8",
     )
     assert unexplained_numbers("x.md", tmp_path) == ["117,761", "-0.0433"]
+
+
+def test_a_hand_edit_is_reported_with_its_number_and_page(tmp_path):
+    """The failure tells the editor which number changed and where: the new number with its
+    page and line, and the page that lost the registered one."""
+    (tmp_path / "x.md").write_text("# 08 · Title\n\nThe step ends at\n$y_t = [0.7251, "
+                                   "\u22120.0432]$.\n", encoding="utf-8")
+    [new] = unregistered("x.md", tmp_path)
+    assert "0.7251" in new and f"{tmp_path.name}/x.md:4" in new, new
+    [old] = unstated("0.7215", ["x.md"], tmp_path)
+    assert "0.7215" in old and f"{tmp_path.name}/x.md" in old, old
+    assert unstated("-0.0432", ["x.md"], tmp_path) == []

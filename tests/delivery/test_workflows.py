@@ -59,13 +59,14 @@ def test_triggers():
 
 
 def test_ci_runs_the_tests_once_and_uploads_what_they_built():
-    """CI's test job is `make test` (through .ci/run), then uploads the site and PDF the tests
-    left in build/; no step builds, prints or checks again what `make test` did."""
+    """CI's test job is `make check-docs` and `make test` (through .ci/run), then uploads the
+    site and PDF the tests left in build/; no step builds, prints or checks again what they did."""
     ci = yaml.safe_load((ROOT / ".github/workflows/ci.yml").read_text(encoding="utf-8"))
     steps = ci["jobs"]["test"]["steps"]
     runs = [s["run"] for s in steps if "run" in s]
     assert runs[-1] == "bash .ci/run"
-    assert "make test\n" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    ci_run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "make check-docs\n" in ci_run and "make test\n" in ci_run
     uploads = {s["with"]["path"] for s in steps if "upload-artifact" in s.get("uses", "")}
     assert uploads == {"build/lecture.pdf", "build/site/"}
     repeated = ("generation --check", "mkdocs build", "scripts.delivery.pdf", "pytest", "ruff")
