@@ -15,9 +15,9 @@ from stacklib.corpus import shakespeare
 from stacklib.lm.model import LM, LMConfig
 
 
-def _model(layers=3, residual=False, hidden=8, seed=0):
+def _model(layers=3, residual=False, hidden=8, seed=0, vocab=VOCAB):
     torch.manual_seed(seed)
-    return LM(LMConfig.of(VOCAB, embed_size=5, hidden_size=hidden, num_layers=layers,
+    return LM(LMConfig.of(vocab, embed_size=5, hidden_size=hidden, num_layers=layers,
                           residual=residual)).eval()
 
 
@@ -108,3 +108,17 @@ def test_the_plan_trains_every_configuration_with_three_seeds():
     assert len(headline) == 6 and not any(r.job.model.residual for r in headline)
     assert {(r.job.model.num_layers, r.job.model.hidden_size) for r in headline} == {
         (1, study.budget_width(reference, 1)), (study.REFERENCE_LAYERS, 128)}
+
+
+def test_play_scores_read_each_test_play_apart():
+    from stacklib.charlm.plays import play_bpc
+    from stacklib.corpus import plays
+    from stacklib.lm.text import bits_per_token
+
+    corpus = shakespeare()
+    model = _model(3, vocab=len(corpus.vocab))
+    scores = play_bpc(model, corpus, limit=600)
+    assert list(scores) == list(corpus.test.names)
+    first = corpus.test.names[0]
+    assert scores[first] == bits_per_token(model, corpus.encode(plays()[first][:600]))
+    assert len(set(scores.values())) == len(scores)     # each play read on its own

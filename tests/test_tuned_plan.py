@@ -102,6 +102,7 @@ def test_final_runs_use_fresh_seeds_the_winners_and_the_stated_dropout_rule():
     finals = [r for r in runs if r.group not in ("A", "A2", "B")]
     search_seeds = {r.job.train.seed for r in runs if r.group in ("A", "A2", "B")}
     assert all(r.job.test and r.job.train.max_steps == decided["cap"] for r in finals)
+    assert all(r.analyse == ("plays",) for r in finals)   # each test play scored apart
     assert not search_seeds & {r.job.train.seed for r in finals}
     x1 = _by(finals, "x1")
     assert sorted(len([r for r in x1 if r.name.startswith(p)]) for p in

@@ -45,7 +45,7 @@ WEIGHTS = ROOT / ".cache" / "shakespeare"
 # process (same numbers, same peak memory, a faster run; other C libraries ignore them).
 WORKER_ENV = {"OMP_NUM_THREADS": "1", "MALLOC_MMAP_THRESHOLD_": str(256 << 20),
               "MALLOC_TRIM_THRESHOLD_": str(256 << 20)}
-ANALYSIS_MODULES = ("stacklib.charlm.analysis",)
+ANALYSIS_MODULES = ("stacklib.charlm.analysis", "stacklib.charlm.plays")
 
 
 def versions() -> dict[str, str]:
@@ -67,7 +67,8 @@ def training_key(run, quick: bool = False) -> str:
 def analysis_key(run, train_key: str) -> str:
     from stacklib.charlm.analysis import DescribeConfig
 
-    return inputs_key(ANALYSIS_MODULES, extra=train_key + repr(DescribeConfig()))[:16]
+    return inputs_key(ANALYSIS_MODULES,
+                      extra=train_key + repr(DescribeConfig()) + repr(run.analyse))[:16]
 
 
 _TEXTS: dict = {}
@@ -95,6 +96,7 @@ def execute(run, train: bool, weights: Path, quick: bool):
     from scripts.study.plan import describe_config
     from stacklib.charlm.analysis import describe
     from stacklib.charlm.jobs import fit
+    from stacklib.charlm.plays import play_bpc
     from stacklib.lm.model import LM
 
     torch.set_num_threads(1)
@@ -109,8 +111,12 @@ def execute(run, train: bool, weights: Path, quick: bool):
     else:
         model = LM(run.job.model)
         model.load_state_dict(torch.load(weights, weights_only=True))
-    analysis = describe(model, corpus, texts.test, describe_config(quick)) if run.analyse else None
-    return result, analysis
+    analysis = {}
+    if "layers" in run.analyse:
+        analysis.update(describe(model, corpus, texts.test, describe_config(quick)))
+    if "plays" in run.analyse:
+        analysis["test_plays"] = play_bpc(model, corpus, limit=1_000 if quick else None)
+    return result, analysis or None
 
 
 # ---------------------------------------------------------------- the study, orchestrated

@@ -122,7 +122,9 @@ class Run:
     name: str
     group: str
     job: Job
-    analyse: bool = False   # timescales, step sizes and a sample of the trained model
+    # what is read off the trained model: "layers" (timescales, step sizes, a sample),
+    # "plays" (its score on each test play)
+    analyse: tuple[str, ...] = ()
 
 
 def variant(job: Job, *, layers=None, hidden=None, residual=None, cell=None, train_chars=None,
@@ -148,16 +150,16 @@ def plan(vocab_size: int, base: Job | None = None, seeds=SEEDS,
     train = base.train
     runs: dict[str, Run] = {}
 
-    def add(group, job, suffix="", analyse=False):
+    def add(group, job, suffix="", analyse=()):
         for seed in seeds:
             key = f"{shape_name(job.model, suffix)}-s{seed}"
             seeded = Job(job.model, dataclasses.replace(job.train, seed=seed), job.train_chars)
             runs.setdefault(key, Run(key, group, seeded, analyse))
 
     for L in (1, 2, 3, 4):
-        add("depth", variant(base, layers=L), analyse=True)
+        add("depth", variant(base, layers=L), analyse=("layers",))
         if L > 1:
-            add("depth", variant(base, layers=L, residual=True), analyse=True)
+            add("depth", variant(base, layers=L, residual=True), analyse=("layers",))
     reference = variant(base, layers=REFERENCE_LAYERS).model
     for L in (1, 2, 3, 4):
         add("budget", variant(base, layers=L, hidden=budget_width(reference, L, tolerance)))

@@ -193,7 +193,7 @@ def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | 
     def finals(group, model, w, seeds, *, dropout, forget_bias):
         return [Run(f"{shape_name(model)}-s{s}", group,
                     _job(base, model, lr=w["lr"], dropout=dropout, forget_bias=forget_bias,
-                         steps=cap, seed=s, test=True)) for s in seeds]
+                         steps=cap, seed=s, test=True), analyse=("plays",)) for s in seeds]
 
     at_one = shapes(base, search)
     for shape, model in at_one.items():
