@@ -35,28 +35,29 @@ def _vocab(quick: bool) -> int:
 
 
 def current(run, out: Path, quick: bool) -> dict | None:
-    """The run's record if it is current (under the key of the device it was trained on)."""
+    """The run's record if it is current, its analyses too, under the key of the device it
+    was trained on."""
     record = runner.read(out / f"{run.name}.json")
     if not record:
         return None
-    device = record.get("config", {}).get("device", run.job.train.device)
-    key = runner.training_key(runner.on_device([run], device)[0], quick)
-    return record if record.get("key") == key else None
+    run = runner.on_device([run], record.get("config", {}).get("device", run.job.train.device))
+    return None if runner.pending(run, out, _weights(out, quick), quick) else record
+
+
+def _weights(out: Path, quick: bool) -> Path:
+    return out / "weights" if quick else runner.WEIGHTS
 
 
 def state(out: Path, quick: bool, upto: str = STAGES[-1]):
     """(the runs planned so far up to stage ``upto``, their current records, the search's
-    decisions): the plan drawn again as long as current records extend it."""
-    records: dict = {}
+    decisions)."""
     planner = tuned.quick_plan if quick else tuned.plan
-    while True:
-        runs, decided = planner(_vocab(quick), records)
-        runs = [r for r in runs if STAGES.index(r.group) <= STAGES.index(upto)]
-        found = {r.name: rec for r in runs if r.name not in records
-                 and (rec := current(r, out, quick)) is not None}
-        if not found:
-            return runs, records, decided
-        records.update(found)
+
+    def upto_stage(vocab, records):
+        runs, decided = planner(vocab, records)
+        return [r for r in runs if STAGES.index(r.group) <= STAGES.index(upto)], decided
+
+    return tuned.settle(lambda run: current(run, out, quick), _vocab(quick), upto_stage)
 
 
 def listing(runs, records: dict, decided: dict) -> str:
@@ -90,7 +91,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     out = args.out or (runner.ROOT / ".cache" / "tuned-quick" if args.quick else OUT)
-    weights = out / "weights" if args.quick else runner.WEIGHTS
+    weights = _weights(out, args.quick)
     start = time.perf_counter()
     while True:
         runs, records, decided = state(out, args.quick, args.upto)

@@ -125,6 +125,7 @@ class Run:
     # what is read off the trained model: "layers" (timescales, step sizes, a sample),
     # "plays" (its score on each test play)
     analyse: tuple[str, ...] = ()
+    shape: str = ""         # what the pages call it, where a study compares shapes
 
 
 def variant(job: Job, *, layers=None, hidden=None, residual=None, cell=None, train_chars=None,

@@ -38,6 +38,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -82,11 +83,13 @@ class Search:
     @classmethod
     def quick(cls) -> Search:
         """Every stage's code path in a few steps (tests)."""
-        return cls(rates=(3e-3, 9e-3), a_steps=8, a2_steps=12, keep=1, search_cap=40,
+        return cls(rates=(9e-3,), dropouts=(0.0, 0.1), a_steps=8, a2_steps=12, keep=1,
+                   search_cap=40,
                    final_seeds=(1, 2), few_seeds=(1,), deep_layers=4, budgets=(2.0,),
                    tolerance=0.5)  # tiny models: the readout dominates (plan.quick_plan)
 
 
+@cache  # matching a budget scans every width: once per (base, search, scale)
 def shapes(base: Job, search: Search, scale: float = 1.0) -> dict:
     """The shapes compared at ``scale`` times the reference budget, by the pages' names (the
     plain stack at the reference budget only)."""
@@ -129,10 +132,11 @@ def _search_runs(search: Search, base: Job, records: dict):
     runs, winners = [], {}
     at_one = shapes(base, search)
     for shape, model in at_one.items():
-        def trial(stage, lr, fb, steps, model=model):
+        def trial(stage, lr, fb, steps, model=model, shape=shape):
             job = _job(base, model, lr=lr, dropout=search.probe_dropout, forget_bias=fb,
                        steps=steps, seed=search.seed, test=False)
-            return Run(f"{stage}-{shape_name(model)}-lr{lr:g}-fb{_fb(fb)}", stage, job)
+            return Run(f"{stage}-{shape_name(model)}-lr{lr:g}-fb{_fb(fb)}", stage, job,
+                       shape=shape)
 
         a = {(lr, fb): trial("A", lr, fb, search.a_steps)
              for lr in search.rates for fb in search.forget_biases}
@@ -157,7 +161,7 @@ def _search_runs(search: Search, base: Job, records: dict):
         model, w = at_one[shape], winners[shape]
         b = [Run(f"B-{shape_name(model)}-d{d:g}", "B",
                  _job(base, model, lr=w["lr"], dropout=d, forget_bias=w["forget_bias"],
-                      steps=search.search_cap, seed=search.seed, test=False))
+                      steps=search.search_cap, seed=search.seed, test=False), shape=shape)
              for d in search.dropouts]
         runs += b
         best = _best(records, [r.name for r in b])
@@ -190,32 +194,48 @@ def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | 
     cap = final_cap([records[n]["steps"] for n in b_names], search, base.train.eval_every)
     decided["cap"] = cap
 
-    def finals(group, model, w, seeds, *, dropout, forget_bias):
+    def finals(group, shape, model, w, seeds, *, dropout, forget_bias):
         return [Run(f"{shape_name(model)}-s{s}", group,
                     _job(base, model, lr=w["lr"], dropout=dropout, forget_bias=forget_bias,
-                         steps=cap, seed=s, test=True), analyse=("plays",)) for s in seeds]
+                         steps=cap, seed=s, test=True), analyse=("plays",), shape=shape)
+                for s in seeds]
 
     at_one = shapes(base, search)
     for shape, model in at_one.items():
         seeds = search.few_seeds if shape == PLAIN else search.final_seeds
         w = winners[shape]
-        runs += finals("x1", model, w, seeds, dropout=w["dropout"], forget_bias=w["forget_bias"])
+        runs += finals("x1", shape, model, w, seeds, dropout=w["dropout"],
+                       forget_bias=w["forget_bias"])
     for residual, shape in ((False, PLAIN), (True, RESIDUAL)):
         w = winners[shape]
         model = variant(base, layers=search.deep_layers, residual=residual).model
-        runs += finals("deep", model, w, search.few_seeds, dropout=w["dropout"],
+        deep = f"{search.deep_layers} {'residual' if residual else 'plain'} layers"
+        runs += finals("deep", deep, model, w, search.few_seeds, dropout=w["dropout"],
                        forget_bias=search.deep_forget_bias)
     for scale in search.budgets:
         for shape, model in shapes(base, search, scale).items():
             w = winners[shape]
             dropout = dropout_at(w["dropout"], scale, search.dropout_per_doubling)
-            runs += finals(f"x{scale:g}", model, w, search.final_seeds, dropout=dropout,
-                           forget_bias=w["forget_bias"])
+            runs += finals(f"x{scale:g}", shape, model, w, search.final_seeds,
+                           dropout=dropout, forget_bias=w["forget_bias"])
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
         raise ValueError(f"search: two runs would share a name: {twice}")
     return runs, decided
+
+
+def settle(lookup, vocab_size: int, planner=plan) -> tuple[list[Run], dict, dict]:
+    """The plan as far as the records take it: (runs, records, decided), drawn again as long
+    as ``lookup(run)`` (the run's record, or None) extends it."""
+    records: dict = {}
+    while True:
+        runs, decided = planner(vocab_size, records)
+        found = {r.name: rec for r in runs if r.name not in records
+                 and (rec := lookup(r)) is not None}
+        if not found:
+            return runs, records, decided
+        records.update(found)
 
 
 def quick_plan(vocab_size: int, records: dict) -> tuple[list[Run], dict]:

@@ -1,0 +1,111 @@
+"""From the tuned study's records to what the pages show: the search, the verdict, the trend.
+
+``search_summary``   every trial of the search (stage, shape, settings, validation bpc, steps,
+                     why it stopped), the winners, the final runs' step cap and how it was fixed
+``verdict_summary``  per budget, each shape's final runs (test bpc over seeds, sample standard
+                     deviation, steps, how the runs stopped) and each deeper shape against the
+                     one wide layer (``verdict.compare``), play by play as well; the trend of
+                     depth's difference across budgets (``verdict.slope``); depth 8's runs with
+                     their training curves
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scripts.study import tuned
+from scripts.study.verdict import compare, slope
+
+SEARCH_STAGES = ("A", "A2", "B")
+
+
+def seeds(values) -> dict:
+    """{"mean", "sd", "values"}: the sample standard deviation (ddof 1), the one the
+    intervals use."""
+    vals = [float(v) for v in values]
+    return {"mean": float(np.mean(vals)), "sd": float(np.std(vals, ddof=1)), "values": vals}
+
+
+def search_summary(runs: list, records: dict, decided: dict, search: tuned.Search) -> dict:
+    """The search as the pages show it (``runs``, ``decided``: ``tuned.plan``'s)."""
+    trials = []
+    for run in runs:
+        if run.group not in SEARCH_STAGES:
+            continue
+        r, m = records[run.name], run.job.model
+        trials.append({"name": run.name, "stage": run.group, "shape": run.shape,
+                       "lr": run.job.train.lr, "forget_bias": m.forget_bias,
+                       "dropout": m.dropout, "val_bpc": r["val_bpc"], "steps": r["steps"],
+                       "stopped": r["history"]["stopped"], "cpu_seconds": r["cpu_seconds"]})
+    b_steps = [t["steps"] for t in trials if t["stage"] == "B"]
+    return {"space": {"rates": list(search.rates),
+                      "forget_biases": [0.0 if b is None else b for b in search.forget_biases],
+                      "probe_dropout": search.probe_dropout, "dropouts": list(search.dropouts),
+                      "a_steps": search.a_steps, "a2_steps": search.a2_steps,
+                      "keep": search.keep, "keep_within": search.keep_within,
+                      "search_cap": search.search_cap, "cap_quantile": search.cap_quantile,
+                      "cap_factor": search.cap_factor},
+            "trials": trials, "winners": decided["winners"], "cap": decided["cap"],
+            "b_steps": b_steps,
+            "b_at_cap": sum(t["stopped"] == "max_steps" for t in trials if t["stage"] == "B")}
+
+
+def final(runs: list, records: dict) -> dict:
+    """One shape's final runs: what every table row needs."""
+    recs = [records[r.name] for r in sorted(runs, key=lambda r: r.job.train.seed)]
+    first = runs[0].job
+    return {"name": runs[0].name.rsplit("-s", 1)[0], "shape": runs[0].shape,
+            "layers": first.model.num_layers,
+            "hidden": first.model.hidden_size, "residual": first.model.residual,
+            "params": recs[0]["params"], "lr": first.train.lr, "dropout": first.model.dropout,
+            "forget_bias": first.model.forget_bias,
+            "seeds": [r["config"]["seed"] for r in recs],
+            "test_bpc": seeds(r["test_bpc"] for r in recs),
+            "val_bpc": seeds(r["val_bpc"] for r in recs),
+            "train_bpc": seeds(r["train_bpc"] for r in recs),
+            "plays": {play: [r["analysis"]["test_plays"][play] for r in recs]
+                      for play in recs[0]["analysis"]["test_plays"]},
+            "steps": [r["steps"] for r in recs],
+            "stopped": [r["history"]["stopped"] for r in recs],
+            "cpu_seconds": float(sum(r["cpu_seconds"] for r in recs))}
+
+
+def play_signs(deep: dict, wide: dict) -> dict[str, int]:
+    """The sign of a deeper shape's mean difference to the wide layer on each test play (-1:
+    the deeper shape needed fewer bits there)."""
+    return {play: int(np.sign(np.mean(deep["plays"][play]) - np.mean(wide["plays"][play])))
+            for play in wide["plays"]}
+
+
+def verdict_summary(runs: list, records: dict, budgets: tuple[str, ...]) -> dict:
+    """The final runs of the budget groups ``budgets`` (e.g. "x0.25", "x1", "x2"), smallest
+    first, and depth 8. Every run of those groups must have its record."""
+    groups: dict[str, dict[str, list]] = {}
+    for run in runs:
+        if run.group in (*budgets, "deep"):
+            groups.setdefault(run.group, {}).setdefault(run.name.rsplit("-s", 1)[0],
+                                                        []).append(run)
+    missing = [r.name for g in groups.values() for rs in g.values() for r in rs
+               if r.name not in records]
+    if missing:
+        raise FileNotFoundError(f"records: {len(missing)} final runs missing ({missing[:4]})")
+    rows, residual = [], []
+    for group in sorted(budgets, key=lambda g: float(g[1:])):
+        shapes = {run.shape: final(rs, records) for rs in groups[group].values()
+                  for run in rs[:1]}
+        wide = next(s for s in shapes.values() if s["layers"] == 1)
+        versus = {}
+        for name, s in shapes.items():
+            if s is wide:
+                continue
+            c = compare(s["test_bpc"]["values"], wide["test_bpc"]["values"])
+            versus[name] = {**c.as_dict(), "plays": play_signs(s, wide)}
+            if s["residual"]:
+                residual.append(c)
+        rows.append({"group": group, "scale": float(group[1:]), "params": wide["params"],
+                     "shapes": shapes, "versus_wide": versus})
+    return {"budgets": rows,
+            "trend": slope([row["scale"] for row in rows], residual) if len(rows) > 1 else None,
+            "deep": {rs[0].shape: {**final(rs, records),
+                                   "curves": [records[r.name]["history"] for r in rs]}
+                     for rs in groups.get("deep", {}).values()}}

@@ -1,0 +1,125 @@
+"""What the pages show of the tuned study, from its records (scripts/study/tuned_summary.py):
+the search as it ran, and each budget's verdict from the one comparison helper."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scripts.generation import tuned_search
+from scripts.generation.figures import mpl
+from scripts.generation.tuned_records import STUDY
+from scripts.generation.write import Output
+from scripts.study import tuned
+from scripts.study.tuned_summary import search_summary, verdict_summary
+from scripts.study.verdict import compare
+
+VOCAB = 77
+PLAYS = ("hamlet", "twelfth-night")
+
+
+def _history(steps: int, stopped: str) -> dict:
+    return {"steps": [250, steps], "val_bpc": [2.4, 2.2], "train_bpc": [2.5, 2.1],
+            "stopped": stopped}
+
+
+def _record(run, val, steps, stopped="patience", test=None, plays=None) -> dict:
+    rec = {"name": run.name, "val_bpc": val, "steps": steps, "cpu_seconds": 10.0,
+           "history": _history(steps, stopped), "params": 1000 * run.job.model.num_layers,
+           "config": run.job.describe() | {"seed": run.job.train.seed}, "test_bpc": test,
+           "train_bpc": val - 0.3}
+    if plays is not None:
+        rec["analysis"] = {"test_plays": plays}
+    return rec
+
+
+def _study(deep_edge: float = -0.02):
+    """Synthetic records of the whole tuned study: the search (rate 9e-3 and forget bias 1
+    win; dropout 0.2), then final runs where every deeper shape needs ``deep_edge`` bits more
+    than the wide layer (negative: fewer), seed by seed."""
+    records = {}
+    for _ in range(4):
+        runs, decided = tuned.plan(VOCAB, records)
+        for run in runs:
+            if run.name in records:
+                continue
+            m, t = run.job.model, run.job.train
+            if run.group in ("A", "A2", "B"):
+                val = 3.0 - t.lr - 0.01 * (m.forget_bias or 0) + abs(m.dropout - 0.2)
+                records[run.name] = _record(run, val, 6000 if run.group == "B" else t.max_steps)
+            else:
+                test = 2.1 + 0.001 * t.seed + (0 if m.num_layers == 1 else deep_edge)
+                plays = {p: test + 0.01 * k for k, p in enumerate(PLAYS)}
+                records[run.name] = _record(run, test - 0.05, 9000, "patience", test, plays)
+    return runs, records, decided
+
+
+def test_the_search_table_holds_every_trial_and_what_was_decided():
+    runs, records, decided = _study()
+    s = search_summary(runs, records, decided, tuned.Search())
+    stages = [t["stage"] for t in s["trials"]]
+    assert stages.count("A") == 30 and stages.count("B") == 8
+    assert {t["shape"] for t in s["trials"]} == {tuned.WIDE, tuned.RESIDUAL, tuned.PLAIN}
+    assert all(t["val_bpc"] == records[t["name"]]["val_bpc"] for t in s["trials"])
+    assert s["cap"] == decided["cap"] == tuned.final_cap([6000] * 8, tuned.Search(), 250)
+    assert s["b_at_cap"] == 0 and s["space"]["forget_biases"] == [0.0, 1.0]
+
+
+@pytest.mark.parametrize("edge, word", [(-0.02, "ahead"), (0.0, "equivalent"),
+                                        (0.02, "behind")])
+def test_each_budgets_verdict_is_the_comparison_helpers(edge, word):
+    runs, records, _ = _study(edge)
+    v = verdict_summary(runs, records, ("x1", "x2", "x0.5"))
+    assert [b["group"] for b in v["budgets"]] == ["x0.5", "x1", "x2"]      # smallest first
+    x1 = v["budgets"][1]
+    assert set(x1["shapes"]) == {tuned.WIDE, tuned.RESIDUAL, tuned.PLAIN}
+    wide, res = x1["shapes"][tuned.WIDE], x1["shapes"][tuned.RESIDUAL]
+    assert res["seeds"] == [1, 2, 3, 4, 5] and x1["shapes"][tuned.PLAIN]["seeds"] == [1, 2, 3]
+    expected = compare(res["test_bpc"]["values"], wide["test_bpc"]["values"])
+    assert x1["versus_wide"][tuned.RESIDUAL]["verdict"] == expected.verdict == word
+    signs = set(x1["versus_wide"][tuned.RESIDUAL]["plays"].values())
+    assert signs == {int(edge > 0) - int(edge < 0)}
+    assert v["trend"]["ci95"][0] <= v["trend"]["per_doubling"] <= v["trend"]["ci95"][1]
+    assert set(v["deep"]) == {"8 plain layers", "8 residual layers"}
+    assert all(len(d["curves"]) == 3 for d in v["deep"].values())
+
+
+def test_a_missing_final_run_is_an_error_not_a_partial_table():
+    runs, records, _ = _study()
+    del records[next(r.name for r in runs if r.group == "x1")]
+    with pytest.raises(FileNotFoundError, match="final runs missing"):
+        verdict_summary(runs, records, ("x1",))
+
+
+def _docs(tmp_path, records: dict) -> Output:
+    for name, record in records.items():
+        path = tmp_path / STUDY / f"{name}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(record))
+    data = [f"{STUDY}/{name}.json" for name in records]
+    return Output(tmp_path / "docs", data, tmp_path)
+
+
+def test_the_search_generator_writes_its_table_figure_and_data(tmp_path):
+    runs, records, decided = _study()
+    out = _docs(tmp_path, records)
+    tuned_search.run(out)
+    s = json.loads((tmp_path / "docs/generated/data/tuned_search.json").read_text())
+    searched = [r for r in runs if r.group in ("A", "A2", "B")]
+    assert s["cap"] == decided["cap"] and len(s["trials"]) == len(searched) > 30 + 8
+    table = (tmp_path / "docs/generated/partials/tuned_search.md").read_text()
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) == 1 + 3                            # a header, a row per shape
+    plt = mpl()
+    fig = tuned_search.search_figure(plt, s, phone=True)
+    assert [len(a.lines) for a in fig.axes] == [6, 2]   # A: shape x bias; B: two shapes
+    plt.close(fig)
+
+
+def test_the_search_generator_refuses_an_incomplete_search(tmp_path):
+    _, records, _ = _study()
+    b = next(name for name in records if name.startswith("B-"))
+    del records[b]
+    with pytest.raises(FileNotFoundError, match="search is not complete"):
+        tuned_search.run(_docs(tmp_path, records))
