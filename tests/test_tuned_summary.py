@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from scripts.generation import tuned_search
+from scripts.generation import tuned_search, tuned_verdict
 from scripts.generation.figures import mpl
 from scripts.generation.tuned_records import STUDY
 from scripts.generation.write import Output
@@ -123,3 +123,21 @@ def test_the_search_generator_refuses_an_incomplete_search(tmp_path):
     del records[b]
     with pytest.raises(FileNotFoundError, match="search is not complete"):
         tuned_search.run(_docs(tmp_path, records))
+
+
+def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
+    _, records, decided = _study(-0.02)
+    tuned_verdict.run(_docs(tmp_path, records))
+    v = json.loads((tmp_path / "docs/generated/data/tuned_verdict.json").read_text())
+    assert [b["group"] for b in v["budgets"]] == sorted(tuned_verdict.SHOWN,
+                                                         key=lambda g: float(g[1:]))
+    assert v["cap"] == decided["cap"] and v["deep_residual_minus_plain"]["n"] == [3, 3]
+    table = (tmp_path / "docs/generated/partials/tuned_verdict.md").read_text()
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    shapes = sum(len(b["shapes"]) for b in v["budgets"])
+    assert len(rows) == 1 + shapes
+    verdicts = [vs["verdict"] for b in v["budgets"] for vs in b["versus_wide"].values()]
+    assert set(verdicts) == {"ahead"} and table.count("| ahead |") == len(verdicts)
+    for name in ("tuned_verdict", "tuned_deep"):
+        for layout in ("", ".phone"):
+            assert (tmp_path / f"docs/generated/figures/{name}{layout}.svg").is_file()
