@@ -84,8 +84,9 @@ def _widgets_work_on_a_phone(web) -> None:
         name = w.get_attribute("data-widget")
         ui = w.locator(":scope > .w-main")
         ui.scroll_into_view_if_needed()
-        page.wait_for_function("n => document.querySelector(`[data-widget=${n}] > .w-main`)"
-                               ".classList.contains('is-visible')", arg=name)
+        # (this widget's own UI: a page may show a widget twice, §10's curves)
+        page.wait_for_function("u => u.classList.contains('is-visible')",
+                               arg=ui.element_handle())
         over = ui.evaluate(
             "u => [...u.querySelectorAll('*')].filter(e => !e.closest('.w-scroll, .w-math, "
             ".w-eqs') && e.getBoundingClientRect().right > document.documentElement.clientWidth"
