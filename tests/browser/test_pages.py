@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_helpers import ALL_DRAWN, FRAMES, LAPTOP, PAGES, SUB, WATCH_SHIFTS, shown
+from browser_helpers import FRAMES, LAPTOP, PAGES, SUB, WATCH_SHIFTS, shown
 
 from scripts.site import nav_urls
 
@@ -121,7 +121,7 @@ def test_page_light_dark_print_and_phone(web, rel):
     page.emulate_media(reduced_motion="reduce")
     page.add_init_script(WATCH_SHIFTS)
     web.goto(rel)
-    page.wait_for_function(ALL_DRAWN)
+    web.blocks_drawn()
     page.evaluate(FRAMES)
     assert page.evaluate("window.shifts") == [], "the page moved while it loaded"
     web.settle()  # the blocks just drawn get their keyboard patches (a11y.js) too
