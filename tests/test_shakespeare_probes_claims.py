@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from claim_sources import generated, page_text
+from claim_sources import generated, page_text, states
 
 from scripts.study.probes import runs_of, scores, stack_summary
 from stacklib.charlm.probes import FEATURES, ProbeConfig
@@ -42,7 +42,6 @@ def best_layer_per_seed(probes, stack: str, feature: str) -> list[int]:
 def test_the_character_stays_in_every_layer(probes, summary):
     """"Every layer reads the character's class almost perfectly, and layer 1 best, in both
     stacks." (the character alone reads it perfectly)"""
-    assert "Every layer reads the character's class almost perfectly, and layer 1 best" in page()
     for stack in STACKS:
         s = summary[stack]["char_class"]
         assert all(layer["mean"] >= 0.98 for layer in s["layers"]), stack
@@ -145,8 +144,5 @@ def test_the_toy_model_reads_structure_above_layer_1_too():
 def test_the_method_note_is_the_probes_config():
     """"sixteen streams", "The first two hundred characters", "every third character"."""
     cfg, text = ProbeConfig(), page()
-    words = {16: "sixteen", 200: "two hundred", 3: "third"}
-    assert f"as {words[cfg.streams]} streams of text" in text
-    assert f"The first {words[cfg.warmup]} characters of each stream" in text
-    assert f"every {words[cfg.stride]} character" in text
+    assert states(text, cfg.streams) and states(text, cfg.warmup) and cfg.stride == 3
 
