@@ -165,3 +165,12 @@ def test_agreement_on_mismatched_cases_is_nan_without_any_quietly():
         warnings.simplefilter("error")                        # no mean of an empty slice
         res = evaluate(_model(), matched)
     assert res["n_mismatch"] == 0 and math.isnan(res["agreement_mismatch"])
+
+
+def test_a_tie_between_the_two_verbs_is_not_agreement():
+    model = _model()
+    with torch.no_grad():                                     # every word scored alike
+        model.readout.weight.zero_()
+        model.readout.bias.zero_()
+    res = evaluate(model, data.make_splits(4000, 1000, 0)[1][:20])
+    assert res["agreement"] == 0.0 and res["agreement_mismatch"] == 0.0
