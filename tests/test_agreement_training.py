@@ -123,6 +123,8 @@ def test_the_probes_read_each_layers_state_after_each_word_and_each_words_embedd
     model, sentences = _model(residual=True), SENTENCES[:6]
     h, c, mask = agreement.layer_states(model, sentences)
     emb = agreement.embeddings(model, sentences)
+    longest = max(len(s.tokens) for s in sentences)           # one column per word, no more
+    assert h.shape[2] == c.shape[2] == mask.shape[1] == emb.shape[1] == longest
     for b, s in enumerate(sentences):
         ids = torch.tensor([[data.BOS, *data.encode(s.tokens)]])  # the sentence alone
         n = len(s.tokens)
