@@ -15,9 +15,9 @@ from stacklib.corpus import shakespeare
 from stacklib.lm.model import LM, LMConfig
 
 
-def _model(layers=3, residual=False, hidden=8, seed=0, vocab=VOCAB):
-    torch.manual_seed(seed)
-    return LM(LMConfig.of(vocab, embed_size=5, hidden_size=hidden, num_layers=layers,
+def _model(layers=3, residual=False, vocab=VOCAB):
+    torch.manual_seed(0)
+    return LM(LMConfig.of(vocab, embed_size=5, hidden_size=8, num_layers=layers,
                           residual=residual)).eval()
 
 
