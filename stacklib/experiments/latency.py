@@ -5,7 +5,9 @@ parameters) and "narrow1" (1 narrow layer: same width as each deep layer). Scale
 (the sizes of experiment 3a: input 24, 1x66 vs 3x32) and "seed" (input 300, 1x512 vs 3x256).
 Forward passes without gradients are timed in turns in one process: every round times each
 model `reps` times, the order rotating, and the median over rounds is reported. Wall-clock
-numbers vary between runs and machines; the ratios are the result (never asserted).
+numbers vary between runs and machines; the ratios are the result (never asserted). So a
+measurement is made again only when asked, or when what it times changes (``LatencyConfig.timed``:
+the stacks' shapes and the timing settings), never because the library's code did.
 
 JSON schema (``latency.json``)::
 
@@ -19,6 +21,7 @@ JSON schema (``latency.json``)::
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 
@@ -46,6 +49,18 @@ class LatencyConfig:
     def tiny(cls) -> LatencyConfig:
         return cls(cases=(("trained", 16, 16, 3, 0, 1, 6),), rounds=3, reps=2)
 
+    def timed(self) -> dict:
+        """What a measurement times: its settings and the stacks of every case."""
+        return {**dataclasses.asdict(self), "stacks": [stacks(case) for case in self.cases]}
+
+
+def stacks(case) -> dict:
+    """A case's three stacks, {name: (input size, hidden size, layers)}, and its input."""
+    _, inp, hid, layers, wide, batch, seq_len = case
+    wide = wide or matched_width(lstm_params(inp, hid, layers), "lstm", inp, 1, range(1, 8 * hid))
+    return {"wide": (inp, wide, 1), "deep": (inp, hid, layers), "narrow1": (inp, hid, 1),
+            "batch": batch, "seq_len": seq_len}
+
 
 def time_in_turns(fns: dict, rounds: int, reps: int) -> dict[str, float]:
     """Median milliseconds per call of each function, timed in rotating turns."""
@@ -62,12 +77,11 @@ def time_in_turns(fns: dict, rounds: int, reps: int) -> dict[str, float]:
 
 
 def measure(cfg: LatencyConfig, case) -> dict:
-    scale, inp, hid, layers, wide, batch, seq_len = case
-    wide = wide or matched_width(lstm_params(inp, hid, layers), "lstm", inp, 1, range(1, 8 * hid))
+    scale, inp, _, layers, _, batch, seq_len = case
+    shapes = stacks(case)
     torch.manual_seed(cfg.seed)
-    hidden = {"wide": wide, "deep": hid, "narrow1": hid}
-    mods = {"wide": torch.nn.LSTM(inp, wide, 1), "deep": torch.nn.LSTM(inp, hid, layers),
-            "narrow1": torch.nn.LSTM(inp, hid, 1)}
+    hidden = {name: shapes[name][1] for name in ("wide", "deep", "narrow1")}
+    mods = {name: torch.nn.LSTM(*shapes[name]) for name in hidden}
     x = torch.randn(seq_len, batch, inp)
 
     def call(m):
