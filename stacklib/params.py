@@ -41,11 +41,13 @@ def bias_vectors(cell: str, framework: str = "torch") -> int:
     >>> bias_vectors("lstm", "keras"), bias_vectors("gru", "keras")
     (1, 2)
     """
-    cell = check_choice("cell", cell, tuple(CELLS))
+    kind = CELLS[check_choice("cell", cell, tuple(CELLS))]
     check_choice("framework", framework, FRAMEWORKS)
     if framework == "torch":
         return 2
-    return 2 if cell == "gru" else 1
+    if kind.keras is None:
+        raise ValueError(f"cell: Keras has no {kind.name} layer, got cell={cell!r}")
+    return kind.keras_biases
 
 
 def param_breakdown(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from browser_helpers import data, minus, set_range, shown
 
+from stacklib.config import CELLS
 from stacklib.params import count_params, param_breakdown
 
 
@@ -168,7 +169,7 @@ def _set_price(w, L, H, X, fw, cell):
     for i, v in enumerate((L, H, X)):
         set_range(sliders.nth(i), v)
     w.get_by_role("radio", name={"torch": "PyTorch", "keras": "Keras"}[fw]).check()
-    w.get_by_role("radio", name=cell.upper()).check()
+    w.get_by_role("radio", name=CELLS[cell].name).check()
 
 
 def test_price_counts_match_stacklib(web):
@@ -212,10 +213,10 @@ def test_price_keyboard(web):
     assert w.get_attribute("data-layers") == "4"
     assert int(w.locator('[data-count="lstm"]').get_attribute("data-value")) == \
         count_params("lstm", 100, 128, 4)
-    w.get_by_role("button", name="Stacked GRU").focus()
+    w.get_by_role("button", name=CELLS["gru"].title).focus()
     web.page.keyboard.press("Enter")
     assert w.get_attribute("data-cell") == "gru"
-    assert "Stacked GRU" in shown(w.locator("caption"))
+    assert CELLS["gru"].title in shown(w.locator("caption"))
 
 
 # --- §06 live stack ---------------------------------------------------------------------------

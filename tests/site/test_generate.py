@@ -106,8 +106,8 @@ DEPENDENTS = {
     "stacklib/experiments/agreement.py": (set(), set(REGISTRY) - {"gradient_flow", "latency"}),
     "stacklib/config.py": (set(pipeline.GENERATORS) - {
         "codelab_notebook", "codelab_outputs", "depth_data_figures", "diagram_figures",
-        "gradient_figures", "layer_colours", "shakespeare_notebook", "testbed_tables",
-        "trained_figures", "trained_tables"}, set(REGISTRY) - {"latency"}),
+        "layer_colours", "shakespeare_notebook", "testbed_tables", "trained_figures",
+        "trained_tables"}, set(REGISTRY) - {"latency"}),
     "stacklib/experiments/stacks.py": (set(), {"stacks", "probes", "depth_width"}),
     # the Shakespeare study sizes its models with the same matched width as the toy budget
     "stacklib/experiments/budget.py": ({"shakespeare_tables", "shakespeare_figures",
