@@ -32,10 +32,9 @@ from dataclasses import dataclass
 
 from stacklib.charlm.analysis import DescribeConfig, TimescaleConfig
 from stacklib.charlm.jobs import Job, Texts
-from stacklib.experiments.budget import matched_width
 from stacklib.lm.model import LMConfig
 from stacklib.lm.train import TrainConfig
-from stacklib.params import count_params
+from stacklib.params import count_params, language_model_params, matched_width
 
 SEEDS = (0, 1, 2)
 STUDY_CELL = "lstm"                   # every group's cell but the cell group's
@@ -64,9 +63,9 @@ def base_job(vocab_size: int) -> Job:
 
 
 def total_params(model: LMConfig) -> int:
-    """Every trainable weight: embedding, recurrent stack (``count_params``), readout."""
-    V, E, H = model.vocab_size, model.embed_size, model.hidden_size
-    return V * E + count_params(model.cell, E, H, model.num_layers) + H * V + V
+    """Every trainable weight: embedding, recurrent stack, readout."""
+    return language_model_params(model.vocab_size, model.embed_size, model.hidden_size,
+                                 model.num_layers, model.cell)
 
 
 def stack_params(model: LMConfig) -> int:

@@ -27,9 +27,10 @@ from dataclasses import dataclass
 
 import torch
 
-from stacklib.experiments.budget import lstm_params, matched_width
+from stacklib.experiments.budget import lstm_params
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.lecture import LATENCY_CASES
+from stacklib.params import matched_width
 from stacklib.timing import time_in_turns
 
 

@@ -109,11 +109,7 @@ DEPENDENTS = {
         "layer_colours", "shakespeare_notebook", "testbed_tables", "trained_figures",
         "trained_tables"}, set(REGISTRY) - {"latency"}),
     "stacklib/experiments/stacks.py": (set(), {"stacks", "probes", "depth_width"}),
-    # the Shakespeare study sizes its models with the same matched width as the toy budget
-    "stacklib/experiments/budget.py": ({"shakespeare_tables", "shakespeare_figures",
-                                        "shakespeare_curves", "shakespeare_scale",
-                                        "prose_numbers"},
-                                       {"depth_width"}),
+    "stacklib/experiments/budget.py": (set(), {"depth_width"}),
     "stacklib/lecture.py": ({"parameter_tables", "example_tables", "walkthrough_tables",
                              "quiz_answers", "parameter_figures", "gradient_figures",
                              "trained_data", "prose_numbers", "layer_colours"},
