@@ -21,16 +21,6 @@ def _model(layers=3, residual=False, vocab=VOCAB):
                           residual=residual)).eval()
 
 
-def test_cell_states_are_the_ones_behind_the_hidden_states():
-    model = _model(layers=3, residual=True)
-    ids = toy_text(60).reshape(3, 20)
-    states = analysis._states(model, ids)
-    with torch.no_grad():
-        _, _, final = model.run(torch.from_numpy(ids))
-    for c, (_, c_n) in zip(states["c"], final, strict=True):
-        np.testing.assert_allclose(c[:, -1], c_n[0].numpy(), rtol=1e-5, atol=1e-6)
-
-
 def test_timescales_and_step_sizes_have_one_entry_per_layer():
     model = _model(layers=2)
     cfg = analysis.TimescaleConfig(positions=6, context=10, horizon=7)

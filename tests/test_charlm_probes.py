@@ -55,12 +55,15 @@ def test_probes_read_what_is_linearly_there_and_not_what_is_not():
     cfg = probes.ProbeConfig()
     x = rng.standard_normal((4000, 8))
     y = 2 * x[:, 0] - x[:, 3]
-    assert probes.ridge_r2(x[:3000], y[:3000], x[3000:], y[3000:], cfg) > 0.999
+
+    def score(feature, target):  # fitted on the first 3,000 positions, scored on the rest
+        return probes.probe_score(feature, x[:3000], target[:3000], x[3000:], target[3000:], cfg)
+
+    assert score("word_position", y) > 0.999                     # a count: R^2
     noise = rng.standard_normal(4000)
-    assert probes.ridge_r2(x[:3000], noise[:3000], x[3000:], noise[3000:], cfg) < 0.01
+    assert score("word_position", noise) < 0.01
     labels = np.argmax(x[:, :3], axis=1)                         # linearly separable
-    acc = probes.logistic_accuracy(x[:3000], labels[:3000], x[3000:], labels[3000:], 3, cfg)
-    assert acc > 0.95
+    assert score("char_class", labels) > 0.95                    # a class: accuracy
     h = np.column_stack([noise, y + 0.01 * noise])
     assert np.argmax(probes.selectivity(h, y, "count")) == 1
     assert probes.selectivity(h[:, 1:], y, "count")[0] > 0.99

@@ -21,7 +21,7 @@ from scripts.generation.figures import (
 from scripts.generation.markdown import fmt_int
 from scripts.generation.write import Output
 from stacklib.config import CELLS
-from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_DEFAULTS, PRICE_MAX_LAYERS
+from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_CELLS, PRICE_DEFAULTS, PRICE_MAX_LAYERS
 
 
 def pricing_vs_layers(phone: bool):
@@ -32,7 +32,7 @@ def pricing_vs_layers(phone: bool):
     x, h, default_L = d["input_size"], d["hidden_size"], d["num_layers"]
     layers = list(range(1, PRICE_MAX_LAYERS + 1))
     fig, ax = plt.subplots(figsize=(PHONE_WIDTH, 4.2) if phone else (7.2, 4.4))
-    for cell in CELLS:
+    for cell in PRICE_CELLS:
         counts = [count_params(cell, x, h, n) for n in layers]
         gates = CELLS[cell].gates
         blocks = f"{gates} gate block{'s' if gates > 1 else ''}"

@@ -130,11 +130,11 @@ def budget_md(s: dict, base) -> str:
 def multiply_adds(cfg: dict, base) -> int:
     """Multiply-adds per generated character: every LSTM weight and every readout weight is
     used once (biases and the embedding lookup left out)."""
-    from stacklib.params import param_breakdown
+    from stacklib.params import multiply_adds as stack_multiply_adds
 
-    layers = param_breakdown("lstm", base.model.embed_size, cfg["hidden"], cfg["layers"])
-    return (sum(r.input_weights + r.recurrent_weights for r in layers)
-            + cfg["hidden"] * base.model.vocab_size)
+    model = base.model
+    return (stack_multiply_adds(model.cell, model.embed_size, cfg["hidden"], cfg["layers"])
+            + cfg["hidden"] * model.vocab_size)
 
 
 def latency_groups(s: dict) -> dict[str, list[str]]:

@@ -8,6 +8,7 @@ import re
 import pytest
 from browser_helpers import data, minus, set_range, shown
 
+from stacklib.config import CELLS
 from stacklib.params import count_params
 from stacklib.walkthrough import walkthrough
 
@@ -120,7 +121,7 @@ def test_vanishing_model_and_measured_norms(web, factor, layers, residual, cell)
     set_range(sliders.nth(0), factor)
     set_range(sliders.nth(1), layers)
     w.get_by_role("checkbox", name="residual").set_checked(residual)
-    w.get_by_role("radio", name={"rnn": "tanh RNN", "gru": "GRU", "lstm": "LSTM"}[cell]).check()
+    w.get_by_role("radio", name=CELLS[cell].label()).check()
     table = _table(w)
     assert len(table) == layers
     for layer, (model, _) in enumerate(table, start=1):

@@ -9,6 +9,7 @@ import re
 import pytest
 from browser_helpers import data, minus, set_range, shown
 
+from stacklib.config import CELLS
 from stacklib.params import count_params, param_breakdown
 
 
@@ -184,7 +185,7 @@ def _set_price(w, L, H, X, fw, cell):
     for i, v in enumerate((L, H, X)):
         set_range(sliders.nth(i), v)
     w.get_by_role("radio", name={"torch": "PyTorch", "keras": "Keras"}[fw]).check()
-    w.get_by_role("radio", name=cell.upper()).check()
+    w.get_by_role("radio", name=CELLS[cell].name).check()
 
 
 def test_price_counts_match_stacklib(web):
@@ -232,7 +233,7 @@ def test_price_keyboard(web):
     card.focus()
     web.page.keyboard.press("Enter")
     assert w.get_attribute("data-cell") == "gru" and card.get_attribute("aria-pressed") == "true"
-    assert w.get_by_role("radio", name="GRU").is_checked()
+    assert w.get_by_role("radio", name=CELLS["gru"].name).is_checked()
     totals = w.locator('.w-table tbody td[data-key="total"]').all_inner_texts()
     assert totals == [f"{row.total:,}" for row in param_breakdown("gru", 100, 128, 4)]
 
