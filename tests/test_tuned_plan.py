@@ -3,6 +3,8 @@ runs on fresh seeds under a cap fixed from the search (scripts/study/tuned.py)."
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from scripts.study import tuned
@@ -38,7 +40,7 @@ def test_stage_a_is_the_same_grid_for_every_shape_on_validation_only():
     rates = sorted({lr for lr, _ in next(iter(grids.values()))})
     assert rates[0] == pytest.approx(1.5e-3) and rates[-1] == pytest.approx(9e-3)
     assert all(b / a == pytest.approx(rates[1] / rates[0], rel=0.05)
-               for a, b in zip(rates, rates[1:], strict=False))   # log-spaced
+               for a, b in pairwise(rates))   # log-spaced
     assert decided == {"winners": dict.fromkeys(tuned.shapes(base_job(VOCAB), SEARCH)),
                        "cap": None}
 
