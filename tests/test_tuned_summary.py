@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from tuned_scores import search_bpc, unrecorded
 
 from scripts.generation import tuned_search, tuned_verdict
 from scripts.generation.figures import mpl
@@ -41,13 +42,11 @@ def _study(deep_edge: float = -0.02):
     records = {}
     for _ in range(4):
         runs, decided = tuned.plan(VOCAB, records)
-        for run in runs:
-            if run.name in records:
-                continue
+        for run in unrecorded(runs, records):
             m, t = run.job.model, run.job.train
             if run.group in ("A", "A2", "B"):
-                val = 3.0 - t.lr - 0.01 * (m.forget_bias or 0) + abs(m.dropout - 0.2)
-                records[run.name] = _record(run, val, 6000 if run.group == "B" else t.max_steps)
+                records[run.name] = _record(run, search_bpc(run),
+                                            6000 if run.group == "B" else t.max_steps)
             else:
                 test = 2.1 + 0.001 * t.seed + (0 if m.num_layers == 1 else deep_edge)
                 plays = {p: test + 0.01 * k for k, p in enumerate(PLAYS)}

@@ -39,7 +39,7 @@
     const caption = h("caption");
     const table = h("table.w-table.w-sl-values", caption,
       h("thead", h("tr", h("th", { scope: "col", text: "" }),
-        models.map((m) => h("th", { scope: "col", text: m.label.split(" LSTM")[0] })))),
+        models.map((m) => h("th", { scope: "col", text: `${m.layers} × ${m.hidden}` })))),
       h("tbody", h("tr", h("th", { scope: "row", text: "Character" }), chars),
         layerRows.map((r) => h("tr", r.name, r.cells)),
         h("tr", h("th", { scope: "row", text: "Bits needed" }), bitsCells)));

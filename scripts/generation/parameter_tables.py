@@ -86,7 +86,7 @@ def _depth_vs_width() -> str:
     diff = 100 * (keras_d - keras_w) / keras_w
     header = ["Aspect", f"Shallow & wide · {lw}×{hw}", f"Deep & narrow · {ld}×{hd}"]
     rows = [
-        [f"Parameters ({cell.upper()}, D = {x})",
+        [f"Parameters ({CELLS[cell].name}, D = {x})",
          f"{fmt_int(keras_w)} (PyTorch: {fmt_int(torch_w)})",
          f"{fmt_int(keras_d)} (PyTorch: {fmt_int(torch_d)}) — same budget "
          f"({diff:+.1f} %)".replace("-", "\u2212")],

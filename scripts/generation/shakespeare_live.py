@@ -35,6 +35,7 @@ from scripts.generation.markdown import fmt_int, fmt_sci, header_comment, md_tab
 from scripts.generation.shakespeare_live_config import LIVE
 from scripts.generation.shakespeare_live_figure import draw_cells
 from scripts.generation.write import Output, json_text
+from stacklib.config import CELLS
 
 STUDY = "docs/generated/experiments/shakespeare"
 RESULT = "docs/generated/experiments/shakespeare_live.json"
@@ -88,7 +89,8 @@ def bits(logp: np.ndarray, ids: np.ndarray) -> np.ndarray:
 
 
 def label(cfg) -> str:
-    return (f"{cfg.num_layers} × {cfg.hidden_size} LSTM"
+    """The model's shape and cell as the pages name it: "3 × 128 LSTM, residual"."""
+    return (f"{cfg.num_layers} × {cfg.hidden_size} {CELLS[cfg.cell].name}"
             + (", residual" if cfg.residual else ""))
 
 
