@@ -90,13 +90,15 @@ class Comparison:
     n: tuple[int, int]
 
     @property
+    def apart(self) -> bool:
+        """Do the seeds tell the two apart? Only when the 95 % interval excludes 0."""
+        return self.ci95[1] < 0 or self.ci95[0] > 0
+
+    @property
     def verdict(self) -> str:
         """"ahead" (a needed fewer bits), "behind", "equivalent" or "not resolved"."""
-        lo, hi = self.ci95
-        if hi < 0:
-            return "ahead"
-        if lo > 0:
-            return "behind"
+        if self.apart:
+            return "ahead" if self.diff < 0 else "behind"
         if -self.margin < self.ci90[0] and self.ci90[1] < self.margin:
             return "equivalent"
         return "not resolved"
