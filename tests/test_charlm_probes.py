@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from scripts.generation import shakespeare_live_config as live
-from scripts.study.probes import apart, ranking
+from scripts.study.probes import ranking
 from stacklib.charlm import export, probes
 from stacklib.lm.model import LM, LMConfig
 
@@ -114,8 +114,11 @@ def test_passages_start_at_their_speech_and_end_at_a_line_end():
         live.passage(play, "absent", 20)
 
 
-def test_a_layer_is_best_only_when_its_seeds_are_apart():
-    assert apart([0.9, 0.91], [0.8, 0.85]) and not apart([0.9, 0.8], [0.85, 0.86])
+def test_a_layer_is_best_only_when_the_seeds_tell_it_apart():
+    # seeds' ranges that do not overlap are not enough: the 95 % interval must exclude 0
+    spread_out = np.array([[0.70, 0.80], [0.78, 0.82], [0.79, 0.90]])
+    assert ranking(spread_out) == {"best": 2, "ties": [1, 2], "clear": False}
+    assert ranking(np.array([[0.70, 0.80], [0.71, 0.82], [0.72, 0.81]]))["clear"]
     table = np.array([[0.5, 0.80, 0.79], [0.5, 0.82, 0.83], [0.5, 0.81, 0.80]])
     assert ranking(table) == {"best": 2, "ties": [2, 3], "clear": False}
     assert ranking(table[:, :2]) == {"best": 2, "ties": [2], "clear": True}

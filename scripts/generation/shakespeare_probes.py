@@ -4,7 +4,8 @@ generated/partials/shakespeare_probes.md          per feature and layer, the pro
                                                   the test plays (mean ± standard deviation over
                                                   three seeds) for the residual and the plain
                                                   3 x 128 stacks, beside a probe that sees only
-                                                  the character just read; which layer is best
+                                                  the character just read; which layer is best,
+                                                  and which the seeds cannot tell from it
 generated/partials/shakespeare_probes_untrained.md  the same stacks before training
 generated/partials/shakespeare_probes_cells.md    each layer's most selective cell per feature
 generated/figures/shakespeare_probes.svg          the scores, one panel per feature: the mean
@@ -44,8 +45,9 @@ def score(stats: dict) -> str:
 
 
 def marked(text: str, layer: int, ranked: dict | None) -> str:
-    """A layer's score, in bold for the best layer and in italics for a layer that ties with
-    it (the seeds overlap): the best layer shows in the layers' own columns."""
+    """A layer's score, in bold for the best layer and in italics for a layer the seeds cannot
+    tell from it (``scripts.study.verdict.compare``: the 95 % interval of the difference
+    includes 0): the best layer shows in the layers' own columns."""
     if ranked is None:
         return text
     if layer == ranked["best"]:

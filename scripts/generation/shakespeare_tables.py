@@ -83,6 +83,8 @@ def setup_md(corpus, base, licence: str, install: str) -> str:
             f"mean{PM}standard deviation of the seeds' values (the population formula; as an "
             f"estimate of how further seeds would spread, it would be "
             f"{100 * (math.sqrt(len(SEEDS) / (len(SEEDS) - 1)) - 1):.0f}{NBSP}% larger). "
+            "Two models are compared by the one rule of "
+            "[§01](01-testbeds.md#not-resolved), from each seed's score. "
             f"Scores are bits per character (bpc) on the "
             "test plays: lower is better.\n")
 
