@@ -60,8 +60,7 @@ def _floats(text: str, shape) -> np.ndarray:
 
 def _wait(web, state: str, writes: int | None = None) -> None:
     more = f" && {WIDGET}.dataset.writes === '{writes}'" if writes is not None else ""
-    web.page.wait_for_function(f"() => {WIDGET}.dataset.state === '{state}'{more}",
-                               timeout=120_000)
+    web.page.wait_for_function(f"() => {WIDGET}.dataset.state === '{state}'{more}")
 
 
 def _ready(web, rel: str | None = None):
