@@ -124,6 +124,22 @@ def test_each_models_bpc_on_a_fixed_passage_is_pythons(web):
         assert f"{ref['bpc']:.2f}" in score, (role, score)
 
 
+def test_every_passages_bpc_in_the_widget_is_pythons(web):
+    """Each passage the widget offers (the test plays', a sonnet, a modern paragraph): each
+    model's bits per character in the page is the one Python computed for it."""
+    passages = data("data/shakespeare_live.json")["passages"]
+    w = _ready(web)
+    for k, p in enumerate(passages):
+        if k:   # the first is read as the page loads; the widget sets data-read again
+            w.evaluate("e => { delete e.dataset.read; }")
+            w.get_by_label("Start from a passage").select_option(str(k))
+        web.page.wait_for_function(f"() => {WIDGET}.dataset.state === 'ready'"
+                                   f" && {WIDGET}.dataset.read === '{len(p['text'])}'")
+        for role, ref in p["bpc"].items():
+            bpc = float(w.get_attribute(f"data-bpc-{role}"))
+            assert abs(bpc - ref) <= 1e-6, (p["label"], role, bpc, ref)
+
+
 def test_the_weights_load_only_near_the_widget(web):
     """Opened far below the widget: its script and data come, not the weights, and the panes
     already hold the passage's text; the weights come as the reader scrolls up to it, each
