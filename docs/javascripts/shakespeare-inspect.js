@@ -33,15 +33,21 @@
     const deepest = Math.max(...models.map((m) => m.layers));
     const heading = h("p.w-sl-at");
     const chars = models.map(() => h("td"));
-    const layerRows = Array.from({ length: deepest }, (_, l) => ({
-      name: h("th", { scope: "row" }), cells: models.map(() => h("td")) }));
+    // A layer's cell is its unit ("−1 × #27 = ", on a line of its own on a phone, where the
+    // table must fit) and its value.
+    const layerRows = Array.from({ length: deepest }, () => ({
+      name: h("th", { scope: "row" }), cells: models.map(() => {
+        const unit = h("span.w-sl-unit");
+        const value = h("span");
+        return { td: h("td", unit, value), unit, value };
+      }) }));
     const bitsCells = models.map(() => h("td"));
     const caption = h("caption");
     const table = h("table.w-table.w-sl-values", caption,
       h("thead", h("tr", h("th", { scope: "col", text: "" }),
         models.map((m) => h("th", { scope: "col", text: `${m.layers} × ${m.hidden}` })))),
       h("tbody", h("tr", h("th", { scope: "row", text: "Character" }), chars),
-        layerRows.map((r) => h("tr", r.name, r.cells)),
+        layerRows.map((r) => h("tr", r.name, r.cells.map((c) => c.td))),
         h("tr", h("th", { scope: "row", text: "Bits needed" }), bitsCells)));
     const lists = models.map((m) => h("ol.w-sl-next",
       { "aria-label": `${m.label}: most likely next characters` }));
@@ -66,14 +72,13 @@
         chars[k].textContent = entry ? `“${shown(entry.ch)}”` +
           (entry.id < 0 ? " (skipped: not in the alphabet)" : "") : "–";
         layerRows.forEach((r, l) => {
-          let text = "";
-          if (l < models[k].layers) {
-            const cell = showing === "dh" ? null : pane.cellOf(l);
-            text = !entry || !entry.h ? "–" : cell ? `${cell.sign < 0 ? "−1 × " : ""}` +
-              `#${cell.unit} = ${formatFixed(cell.sign * entry.h[l * models[k].hidden +
-              cell.unit], 3)}` : formatFixed(entry.dh[l], 3);
-          }
-          r.cells[k].textContent = text;
+          const cell = l < models[k].layers && showing !== "dh" ? pane.cellOf(l) : null;
+          const known = l < models[k].layers && entry && entry.h;
+          r.cells[k].unit.textContent = known && cell
+            ? `${cell.sign < 0 ? "−1 × " : ""}#${cell.unit} = ` : "";
+          r.cells[k].value.textContent = l >= models[k].layers ? "" : !known ? "–"
+            : cell ? formatFixed(cell.sign * entry.h[l * models[k].hidden + cell.unit], 3)
+              : formatFixed(entry.dh[l], 3);
         });
         bitsCells[k].textContent = entry && entry.bits != null ? formatFixed(entry.bits, 2)
           : "–";

@@ -27,9 +27,7 @@ StackWidgets.register("shakespeare-live", {
     const inspect = StackWidgets.charInspect(live, panes);
     const layout = StackWidgets.charPanes(ctx.el, live, panes, inspect);
     const { pick } = layout;
-    const setState = (state) => {
-      ctx.el.dataset.state = state;
-    };
+    const setState = (state) => (ctx.el.dataset.state = state);
     setState("waiting");
 
     // --- the models and their states after the text so far -----------------------------------
@@ -164,6 +162,9 @@ StackWidgets.register("shakespeare-live", {
         setState("empty");
         return;
       }
+      // The reserved height (widgets.css, runtime.js) kept the first passage's load from moving
+      // the page; the reader's own text takes the height it needs, shorter or longer.
+      ctx.el.style.cssText = "--w-reserve: 0; --w-reserve-lg: 0";
       if (read && read.raw === raw) { // the same text: back to where the reading ended
         for (const role of roles) panes[role].keep(read.count);
         Object.assign(now, read.after);
@@ -261,9 +262,7 @@ StackWidgets.register("shakespeare-live", {
 
     // --- the page -------------------------------------------------------------------------
     const temperatureSlider = slider("Temperature", { min: 0.1, max: 1.5, step: 0.1,
-      value: temperature }, (v) => formatFixed(v, 1), (v) => {
-      temperature = v;
-    });
+      value: temperature }, (v) => formatFixed(v, 1), (v) => (temperature = v));
     ctx.ui.append(
       h("p.w-title", "Type a text; two models read it and write on"),
       h("p.w-sl-how", { id: how }, `Type or paste anything, or pick a passage. Write on ` +

@@ -156,6 +156,12 @@
 .md-typeset .w-sl-values th:first-child {
   font-weight: 400;
 }
+@media screen and (max-width: 30em) {
+  .w-sl-unit {
+    display: block;
+    min-height: 1lh; /* every layer's row two lines high, a value or not: a pick moves nothing */
+  }
+}
 .w-sl-nexts {
   display: grid;
   gap: 0 0.8rem;
