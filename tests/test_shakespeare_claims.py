@@ -88,9 +88,13 @@ def test_timescale_claims(study):
         assert all(ts["h"]["half_life"][l]["mean"] <= 5 for l in layers), name
         # "every layer rewrites about as much of its h as it holds" (step sizes near one)
         assert all(0.7 <= ts["step_size"][l]["mean"] <= 1.4 for l in layers), name
-        # "what is left in h grows from each layer to the next in the seed means of every stack"
+        # "what is left in h grows from each layer to the next in the seed means of every stack
+        # but one: in the three-layer residual stack, layer 3 keeps a little less than layer 2"
         left_h = [share_left(c) for c in ts["h"]["curve"]]
-        assert left_h == sorted(left_h), name
+        if name == "L3-h128-res":
+            assert left_h[0] < left_h[2] < left_h[1], name
+        else:
+            assert left_h == sorted(left_h), name
         # "in single seeds it often does not"; the note: "by 50 characters, what is left in h is
         # about a hundredth of the peak or less"
         per_seed = list(zip(*(row["values"] for row in ts["h"]["left"]), strict=True))
@@ -409,8 +413,10 @@ def test_eight_layer_gradient_claims(study):
         res = np.array(res8["gradients"]["weight_grad"])
         assert np.all(res.max(axis=1) / res.min(axis=1) < 20)
         assert np.mean(res.argmax(axis=1) == 0) > 0.9
-        # "a better validation score than a plain three-layer stack reaches in 6,000 steps"
-        assert word(res8, plain(study, 3), "val_bpc") == "ahead"
+        # "a lower mean validation score than a plain three-layer stack reaches in 6,000, though
+        # three seeds do not resolve the difference"
+        assert mean(res8, "val_bpc") < mean(plain(study, 3), "val_bpc")
+        assert word(res8, plain(study, 3), "val_bpc") == "not resolved"
         # "stayed below the threshold at every step we recorded"
         assert plain8["gradients"]["over_clip"]["mean"] == 0
         assert res8["gradients"]["over_clip"]["mean"] == 0
