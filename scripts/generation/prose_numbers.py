@@ -153,6 +153,12 @@ def _study_base():
     return base_job(len(_corpus().vocab))
 
 
+def _data_params_ratio() -> float:
+    """§10b: the three-layer stack's parameters over the one layer's (both of width 128)."""
+    params = {cfg["layers"]: cfg["params"] for cfg in _study()["data"].values()}
+    return params[3] / params[1]
+
+
 def _corpus():
     from stacklib.corpus import shakespeare
 
@@ -282,6 +288,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "31,250": ((DATA_PAGE,), lambda: _int(_study_plan("DATA_SIZES")[0])),
     "125,000": ((DATA_PAGE,), lambda: _int(_study_plan("DATA_SIZES")[1])),
     "3.9": ((DATA_PAGE,), lambda: f"{len(_corpus().train.text) / 1e6:.1f}"),
+    "3.3": ((DATA_PAGE,), lambda: f"{_data_params_ratio():.1f}"),
     # §01: the one rule that compares two models (scripts/study/verdict.py), stated where defined
     # and where a page names a level
     "95": ((TESTBEDS, LAYERS, VERDICT, DATA_PAGE), lambda: f"{100 * LEVEL:.0f}"),
