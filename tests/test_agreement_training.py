@@ -24,6 +24,7 @@ from stacklib.experiments import agreement
 from stacklib.experiments.agreement import IGNORED, AgreementJob, evaluate, sentence_batches
 from stacklib.lm.model import LM, LMConfig
 from stacklib.lm.text import LN2
+from stacklib.lm.states import flat_weights
 
 SENTENCES = data.make_splits(4000, 1000, 0)[0][:40]
 TINY = AgreementJob(num_layers=2, hidden_size=8, embed_size=8, steps=20, n_train=200,
@@ -140,7 +141,7 @@ def test_the_probes_read_each_layers_state_after_each_word_and_each_words_embedd
 
 def test_the_flat_weights_are_torch_nn_names_of_the_layers_own_weights():
     model = _model()
-    flat = agreement.flat_weights(model)
+    flat = flat_weights(model)
     assert set(flat) == set(nn.LSTM(8, 8, num_layers=2).state_dict())
     assert flat["weight_hh_l1"] is model.layers[1].weight_hh_l0
     assert agreement.recurrent_params(model) == sum(p.numel() for p in flat.values())
