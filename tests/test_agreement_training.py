@@ -23,8 +23,8 @@ from stacklib import data
 from stacklib.experiments import agreement
 from stacklib.experiments.agreement import IGNORED, AgreementJob, evaluate, sentence_batches
 from stacklib.lm.model import LM, LMConfig
-from stacklib.lm.text import LN2
 from stacklib.lm.states import flat_weights
+from stacklib.lm.text import LN2
 
 SENTENCES = data.make_splits(4000, 1000, 0)[0][:40]
 TINY = AgreementJob(num_layers=2, hidden_size=8, embed_size=8, steps=20, n_train=200,
