@@ -84,6 +84,20 @@ def test_the_score_is_the_error_rate_on_the_jobs_language_and_the_best_model_is_
     agreement.forget()
 
 
+def test_the_held_out_score_runs_on_the_jobs_threads():
+    """Training and scoring both run on the job's threads: the score is not left to
+    ``evaluate``'s default of one."""
+    job = dataclasses.replace(TINY, threads=2, steps=2, curve_every=1)
+    seen = set()
+    hook = nn.modules.module.register_module_forward_pre_hook(
+        lambda *_: seen.add(torch.get_num_threads()))
+    try:
+        _, hist, *_ = agreement.train_state(job)
+    finally:
+        hook.remove()
+    assert len(hist.scores) == 2 and seen == {2}
+
+
 def test_the_training_subset_is_a_seeded_sample_of_the_jobs_training_split():
     job = dataclasses.replace(TINY, data_seed=1, seed=3)
     split = data.make_splits(4000, job.n_heldout, job.data_seed)[0]

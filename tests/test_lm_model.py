@@ -183,6 +183,14 @@ def test_numbers_are_stored_as_plain_python_numbers():
     assert type(cfg.forget_bias) is float and cfg.forget_bias == 1.0
 
 
+def test_the_flat_descriptions_defaults_are_one_lstm_layer_of_128_over_64():
+    """What a caller that leaves the shape out gets (scripts/study/plan.py leaves out
+    num_layers): one LSTM layer of 128 over a 64-wide embedding, no dropout, torch's biases."""
+    assert LMConfig.of(VOCAB).flat() == {
+        "vocab_size": VOCAB, "embed_size": 64, "hidden_size": 128, "num_layers": 1,
+        "cell": "lstm", "residual": False, "dropout": 0.0, "forget_bias": None}
+
+
 def test_flat_description_round_trips_and_reads_the_stack():
     cfg = LMConfig.of(VOCAB, 5, 8, 3, cell="lstm", residual=True, dropout=0.2, forget_bias=1.0)
     assert LMConfig.of(**cfg.flat()) == cfg

@@ -190,6 +190,13 @@ def test_train_config_refuses_bad_values_by_name(field, value, error):
         TrainConfig(**{field: value})
 
 
+@pytest.mark.parametrize("field, value", [("lr_decay", "0.5"), ("goal", "0.1")])
+def test_no_clipping_still_checks_the_numbers_after_clip(field, value):
+    """clip=None is allowed, and the fields checked after it are still checked."""
+    with pytest.raises(TypeError, match=rf"^{field}:"):
+        TrainConfig(clip=None, **{field: value})
+
+
 def test_scoring_needs_a_score_function():
     with pytest.raises(ValueError, match=r"^score:"):
         train(MODEL, _cfg(), _batches(_cfg()))
