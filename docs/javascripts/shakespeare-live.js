@@ -220,16 +220,16 @@ StackWidgets.register("shakespeare-live", {
     });
 
     // --- widget-start: the reader's first action shows the live parts and loads the weights --
-    // Until then the widget is light: its controls and the static figure of the first passage
-    // (what prints). Opening the page, it would otherwise fetch a megabyte and spend seconds of
-    // a phone's main thread on models the reader may never use.
+    // Until then, its controls and the static figure of the first passage (what prints): no
+    // megabyte of weights, no seconds of a phone's main thread on models the reader may not use.
     const figure = [...ctx.el.querySelectorAll(":scope > p")].find((p) => p.querySelector("img"));
-    if (figure) figure.classList.add("w-keep");
+    const keepFigure = (keep) => figure && figure.classList.toggle("w-keep", keep);
+    keepFigure(true);
     let unstarted = []; // the parts shown once started (filled in under "the page")
     const show = () => {
       if (!unstarted.length) return;
       for (const part of unstarted.splice(0)) part.hidden = false;
-      if (figure) figure.classList.remove("w-keep");
+      keepFigure(false);
       // The reserved height (widgets.css, runtime.js) kept the mount from moving the page; from
       // the reader's action on, the widget takes the height it needs.
       ctx.el.style.cssText = "--w-reserve: 0; --w-reserve-lg: 0";
@@ -256,8 +256,8 @@ StackWidgets.register("shakespeare-live", {
         }).catch((error) => {
           ready = null;
           setState("error");
-          status.textContent = `The models could not load (${error.message}); the figure ` +
-            "in print shows what they draw.";
+          status.textContent = `The models could not load (${error.message}).`;
+          keepFigure(true); // what they would draw, on screen again
         });
       }
       return then ? ready.then(() => roles.every((r) => models[r]) && then()) : ready;
