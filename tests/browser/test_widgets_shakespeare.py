@@ -1,8 +1,9 @@
 """The live Shakespeare models (javascripts/shakespeare-live.js and the scripts it uses): both
 models compute what torch computes and score a passage as Python does; their weights come only
-once the reader acts on the widget (until then it shows its static figure); one button reads what the reader typed, its last N characters, and writes on; the
-random draws run on from press to press and the seed replays them; the strips, the text's tint
-and the table show one signed value, as the legend says; odd input and the keyboard work.
+once the reader acts on the widget (until then it shows its static figure); one button reads
+what the reader typed, its last N characters, and writes on; the random draws run on from press
+to press and the seed replays them; the strips, the text's tint and the table show one signed
+value, as the legend says; odd input and the keyboard work.
 Every wait is on the widget's data-state (or a count it keeps), never on time."""
 
 from __future__ import annotations
