@@ -222,14 +222,14 @@ StackWidgets.register("shakespeare-live", {
     // --- widget-start: the reader's first action shows the live parts and loads the weights --
     // Until then, its controls and the static figure of the first passage (what prints): no
     // megabyte of weights, no seconds of a phone's main thread on models the reader may not use.
-    const figure = [...ctx.el.querySelectorAll(":scope > p")].find((p) => p.querySelector("img"));
-    const keepFigure = (keep) => figure && figure.classList.toggle("w-keep", keep);
-    keepFigure(true);
+    // A copy, last in the UI: the page's own figure would shift down as the UI came above it.
+    const picture = ctx.el.querySelector(":scope > p > picture, :scope > p > img");
+    const still = h("p.w-sl-still", picture ? picture.cloneNode(true) : []);
     let unstarted = []; // the parts shown once started (filled in under "the page")
     const show = () => {
       if (!unstarted.length) return;
       for (const part of unstarted.splice(0)) part.hidden = false;
-      keepFigure(false);
+      still.hidden = true;
       // The reserved height (widgets.css, runtime.js) kept the mount from moving the page; from
       // the reader's action on, the widget takes the height it needs.
       ctx.el.style.cssText = "--w-reserve: 0; --w-reserve-lg: 0";
@@ -257,7 +257,7 @@ StackWidgets.register("shakespeare-live", {
           ready = null;
           setState("error");
           status.textContent = `The models could not load (${error.message}).`;
-          keepFigure(true); // what they would draw, on screen again
+          still.hidden = false; // what they would draw, on screen again
         });
       }
       return then ? ready.then(() => roles.every((r) => models[r]) && then()) : ready;
@@ -287,7 +287,7 @@ StackWidgets.register("shakespeare-live", {
         const m = live.models[role];
         return `${m.run} (${m.label}), test ${formatFixed(m.test_bpc, 3)} bits per character` +
           ` (${formatFixed(m.shipped_test_bpc, 3)} as shipped in int8)`;
-      }).join("; ") + "."));
+      }).join("; ") + "."), still);
     const first = intInRange(hashParam("passage"), 1, live.passages.length, 1) - 1;
     passage.value = first;
     field.value = live.passages[first].text;

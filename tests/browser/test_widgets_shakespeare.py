@@ -172,14 +172,14 @@ def test_no_weights_come_before_the_reader_acts(web, action):
     web.page.evaluate(FRAMES)
     assert w.get_attribute("data-state") == "waiting"
     assert not _weights_requested(urls), urls
-    assert w.locator("img").first.is_visible()                 # the static figure
+    assert w.locator(".w-ui img").is_visible()                    # the static figure
     assert not w.locator(".w-sl-panes").is_visible()
     assert shown(w.locator(".w-sl-status"))                    # says what starts the models
     STARTS[action](w)
     web.page.wait_for_function(f"() => {WIDGET}.dataset.model === 'ready'")
     for m in live["models"].values():
         assert sum(u.endswith(m["weights"]) for u in urls) == 1, (m["weights"], urls)
-    assert w.locator(".w-sl-panes").is_visible() and not w.locator("img").first.is_visible()
+    assert w.locator(".w-sl-panes").is_visible() and not w.locator(".w-ui img").is_visible()
 
 
 def test_writing_reads_the_typed_text_without_a_second_button(web):
