@@ -5,9 +5,10 @@
    in the box, its last N characters, with both models, which score every character; then both
    write on from its end with the same random draws, at a pace a reader can follow. The random
    stream runs through the session: each press draws new text, and setting the seed starts it
-   again. The weights load when the widget nears the screen or is first used. The widget's
-   data-state says what it is doing: waiting | loading | reading | ready | writing | done |
-   empty | error. #passage=N opens passage N. */
+   again. Nothing heavy happens until the reader acts on the widget (widget-start below): the
+   weights, a megabyte, load and the models run only then. The widget's data-state says what it
+   is doing: waiting | loading | reading | ready | writing | done | empty | error.
+   #passage=N opens passage N. */
 StackWidgets.register("shakespeare-live", {
   title: "Two Shakespeare models, live: read your text, then write on",
   data: ["generated/data/shakespeare_live.json"],
@@ -56,9 +57,6 @@ StackWidgets.register("shakespeare-live", {
       channel.port2.postMessage(0);
     });
     const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-    // Unasked work (reading the first passage as the page loads) waits for idle moments.
-    const idle = () => new Promise((resolve) => (window.requestIdleCallback
-      ? requestIdleCallback(resolve, { timeout: 500 }) : setTimeout(resolve, 0)));
 
     // --- the controls -----------------------------------------------------------------------
     const note = h("p.w-sl-note", { "aria-live": "polite" });
@@ -71,10 +69,9 @@ StackWidgets.register("shakespeare-live", {
       { "data-role": role }, h("span.w-sl-who", live.models[role].label), scores[role],
       h("span", " bits per character on your text"))));
 
-    /** Read `raw` with both models from a fresh state, yielding to the browser every 8 ms (to
-        its idle moments if `unasked`); score every character. Returns false if a newer run
-        took over. */
-    const readText = async (raw, run, unasked = false) => {
+    /** Read `raw` with both models from a fresh state, yielding to the browser every 8 ms;
+        score every character. Returns false if a newer run took over. */
+    const readText = async (raw, run) => {
       const { out, length, notes } = charModel.readable(raw, vocab, live.same_as, limits.input);
       note.textContent = notes.join(" ");
       setState("reading");
@@ -85,7 +82,7 @@ StackWidgets.register("shakespeare-live", {
       for (const [ch, id] of out) {
         for (const role of roles) entries[role].push(step(role, ch, id, false));
         if (performance.now() - slice > 8) {
-          await (unasked ? idle() : pause());
+          await pause();
           if (run !== busy) return false;
           slice = performance.now();
         }
@@ -162,9 +159,6 @@ StackWidgets.register("shakespeare-live", {
         setState("empty");
         return;
       }
-      // The reserved height (widgets.css, runtime.js) kept the first passage's load from moving
-      // the page; the reader's own text takes the height it needs, shorter or longer.
-      ctx.el.style.cssText = "--w-reserve: 0; --w-reserve-lg: 0";
       if (read && read.raw === raw) { // the same text: back to where the reading ended
         for (const role of roles) panes[role].keep(read.count);
         Object.assign(now, read.after);
@@ -177,7 +171,7 @@ StackWidgets.register("shakespeare-live", {
         field.value = live.passages[Number(passage.value)].text;
         load(() => readOnly());
       } }, live.passages.map((p, k) => h("option", { value: k, text: p.label })));
-    const readOnly = async (unasked = false) => {
+    const readOnly = async () => {
       const run = ++busy;
       go.textContent = "Write on";
       if (!field.value.trim()) {
@@ -185,7 +179,7 @@ StackWidgets.register("shakespeare-live", {
         setState("empty");
         return;
       }
-      if (await readText(field.value, run, unasked)) {
+      if (await readText(field.value, run)) {
         status.textContent = "Both models read it. Press Write on to let them continue.";
         setState("ready");
       }
@@ -206,6 +200,7 @@ StackWidgets.register("shakespeare-live", {
       oninput: () => {
         const seed = intInRange(seedField.value, 0, 99999, limits.seed);
         rng = charModel.random(seed);
+        load();
         status.textContent = `The random draws start again from seed ${seed}.`;
       },
       onchange: () => { // a value out of range was clamped: show the seed in use
@@ -224,45 +219,60 @@ StackWidgets.register("shakespeare-live", {
       }
     });
 
-    // --- the weights: fetched when the widget nears the screen or is first used -----------
+    // --- widget-start: the reader's first action shows the live parts and loads the weights --
+    // Until then, its controls and the static figure of the first passage (what prints): no
+    // megabyte of weights, no seconds of a phone's main thread on models the reader may not use.
+    // A copy, last in the UI: the page's own figure would shift down as the UI came above it.
+    const picture = ctx.el.querySelector(":scope > p > picture, :scope > p > img");
+    const still = h("p.w-sl-still", picture ? picture.cloneNode(true) : []);
+    let unstarted = []; // the parts shown once started (filled in under "the page")
+    const show = () => {
+      if (!unstarted.length) return;
+      for (const part of unstarted.splice(0)) part.hidden = false;
+      still.hidden = true;
+      // The reserved height (widgets.css, runtime.js) kept the mount from moving the page; from
+      // the reader's action on, the widget takes the height it needs.
+      ctx.el.style.cssText = "--w-reserve: 0; --w-reserve-lg: 0";
+      layout.fit();
+      // The passage's rows are laid out now, before the weights come: reading only fills them.
+      const { out } = charModel.readable(field.value, vocab, live.same_as, limits.input);
+      const geometry = layout.measure();
+      for (const role of roles) {
+        panes[role].set(out.map(([ch, id]) => step(role, ch, id, false)), geometry);
+      }
+      if (window.StackA11y) window.StackA11y(); // the table and panes, now shown, to patch
+    };
     let ready = null;
     const kb = roles.reduce((n, role) => n + live.models[role].weights_bytes, 0) / 1024;
     const load = (then) => {
       if (!ready) {
+        show();
         setState("loading");
         status.textContent = `Loading the two models (${Math.round(kb)} KB of weights)…`;
         ready = Promise.all(roles.map((role) => charModel.loadModel(live.models[role].weights,
-          role).then((m) => {
-          models[role] = m;
-        }))).then(() => {
+          role).then((m) => (models[role] = m)))).then(() => {
           ctx.el.dataset.model = "ready";
-          return then ? null : readOnly(true);
+          return then ? null : readOnly();
         }).catch((error) => {
           ready = null;
           setState("error");
-          status.textContent = `The models could not load (${error.message}); the figure ` +
-            "in print shows what they draw.";
+          status.textContent = `The models could not load (${error.message}).`;
+          still.hidden = false; // what they would draw, on screen again
         });
       }
       return then ? ready.then(() => roles.every((r) => models[r]) && then()) : ready;
     };
-    // Near the screen, and once the page itself has loaded: where the widget opens the page,
-    // its weights would otherwise hold up the page's own text and figures.
-    const afterPageLoad = () => (document.readyState === "complete" ? load()
-      : addEventListener("load", () => load(), { once: true }));
-    const near = window.IntersectionObserver && new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) {
-        near.disconnect();
-        afterPageLoad();
-      }
-    }, { rootMargin: "400px 0px" });
-    if (near) near.observe(ctx.el);
-    else afterPageLoad();
-    ctx.ui.addEventListener("focusin", () => load(), { once: true });
+    // Pressing, picking a passage and setting the seed start it too (they call load).
+    ctx.el.addEventListener("pointerdown", () => load(), { once: true });
+    field.addEventListener("focus", () => load(), { once: true });
 
     // --- the page -------------------------------------------------------------------------
     const temperatureSlider = slider("Temperature", { min: 0.1, max: 1.5, step: 0.1,
       value: temperature }, (v) => formatFixed(v, 1), (v) => (temperature = v));
+    unstarted = [scoreLine,
+      h("div.w-controls", h("label.w-sl-show", "Strips and tint show: ", strips)),
+      inspect.legend, ...layout.el, inspect.el];
+    for (const part of unstarted) part.hidden = true;
     ctx.ui.append(
       h("p.w-title", "Type a text; two models read it and write on"),
       h("p.w-sl-how", { id: how }, `Type or paste anything, or pick a passage. Write on ` +
@@ -272,29 +282,19 @@ StackWidgets.register("shakespeare-live", {
       h("div.w-controls", go, length,
         h("label.w-check", quick, "Write at once"), temperatureSlider,
         h("label", "Seed ", seedField)),
-      note, status, scoreLine,
-      h("div.w-controls", h("label.w-sl-show", "Strips and tint show: ", strips)),
-      inspect.legend,
-      ...layout.el,
-      inspect.el,
+      note, status, ...unstarted,
       h("p.w-caption", "Running live in your browser: " + roles.map((role) => {
         const m = live.models[role];
         return `${m.run} (${m.label}), test ${formatFixed(m.test_bpc, 3)} bits per character` +
           ` (${formatFixed(m.shipped_test_bpc, 3)} as shipped in int8)`;
-      }).join("; ") + "."));
+      }).join("; ") + "."), still);
     const first = intInRange(hashParam("passage"), 1, live.passages.length, 1) - 1;
     passage.value = first;
     field.value = live.passages[first].text;
     inspect.showLegend(strips.value);
     inspect.show(-1); // the table's rows hold their place before a character is picked
-    layout.fit(); // now: the switch shows from the first frame on a phone
-    // The passage's rows are laid out now, before the weights come: reading only fills them.
-    const { out } = charModel.readable(field.value, vocab, live.same_as, limits.input);
-    const geometry = layout.measure();
-    for (const role of roles) {
-      panes[role].set(out.map(([ch, id]) => step(role, ch, id, false)), geometry);
-    }
-    status.textContent = `The two models (${Math.round(kb)} KB of weights) load as you come ` +
-      "near.";
+    status.textContent = `The two models (${Math.round(kb)} KB of weights) load when you ` +
+      "start: click in the box, pick a passage or press Write on. The figure shows the first " +
+      "passage meanwhile.";
   },
 });

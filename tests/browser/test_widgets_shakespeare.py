@@ -1,8 +1,9 @@
 """The live Shakespeare models (javascripts/shakespeare-live.js and the scripts it uses): both
 models compute what torch computes and score a passage as Python does; their weights come only
-when needed; one button reads what the reader typed, its last N characters, and writes on; the
-random draws run on from press to press and the seed replays them; the strips, the text's tint
-and the table show one signed value, as the legend says; odd input and the keyboard work.
+once the reader acts on the widget (until then it shows its static figure); one button reads
+what the reader typed, its last N characters, and writes on; the random draws run on from press
+to press and the seed replays them; the strips, the text's tint and the table show one signed
+value, as the legend says; odd input and the keyboard work.
 Every wait is on the widget's data-state (or a count it keeps), never on time."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 
 import numpy as np
 import pytest
-from browser_helpers import PAGES, data, minus, shown
+from browser_helpers import FRAMES, PAGES, data, minus, shown
 
 NAME = "shakespeare-live"
 WIDGET = f"document.querySelector('[data-widget={NAME}]')"
@@ -64,8 +65,9 @@ def _wait(web, state: str, writes: int | None = None) -> None:
 
 
 def _ready(web, rel: str | None = None):
+    """The widget started by the reader (a click in the text box), its models ready."""
     w = web.widget(NAME, rel)
-    w.scroll_into_view_if_needed()
+    w.get_by_label(FIELD).click()
     _wait(web, "ready")
     w.get_by_label("Write at once").check()   # the tests' writing need not be watched
     return w
@@ -130,7 +132,7 @@ def test_every_passages_bpc_in_the_widget_is_pythons(web):
     passages = data("data/shakespeare_live.json")["passages"]
     w = _ready(web)
     for k, p in enumerate(passages):
-        if k:   # the first is read as the page loads; the widget sets data-read again
+        if k:   # the first is read as the widget starts; the widget sets data-read again
             w.evaluate("e => { delete e.dataset.read; }")
             w.get_by_label("Start from a passage").select_option(str(k))
         web.page.wait_for_function(f"() => {WIDGET}.dataset.state === 'ready'"
@@ -140,22 +142,44 @@ def test_every_passages_bpc_in_the_widget_is_pythons(web):
             assert abs(bpc - ref) <= 1e-6, (p["label"], role, bpc, ref)
 
 
-def test_the_weights_load_only_near_the_widget(web):
-    """Opened far below the widget: its script and data come, not the weights, and the panes
-    already hold the passage's text; the weights come as the reader scrolls up to it, each
-    model's file once."""
+def _weights_requested(urls: list[str]) -> list[str]:
+    return [u for u in urls if "shakespeare_live_" in u and u.endswith(".js")]
+
+
+# The reader's first action on the widget, each of those that start it.
+STARTS = {
+    "focus the text box": lambda w: w.get_by_label(FIELD).focus(),
+    "press Write on": lambda w: w.get_by_role("button", name="Write on").press("Enter"),
+    "Ctrl+Enter in the box": lambda w: w.get_by_label(FIELD).press("Control+Enter"),
+    "pick a passage": lambda w: w.get_by_label("Start from a passage").select_option("1"),
+    "set the seed": lambda w: w.get_by_label("Seed of the random draws").fill("5"),
+    "pointer down inside": lambda w: w.locator(".w-title").click(),
+}
+
+
+@pytest.mark.parametrize("action", list(STARTS))
+def test_no_weights_come_before_the_reader_acts(web, action):
+    """The widget opens the page: loaded, scrolled into view and idle, it has fetched no weights
+    and shows its light view (the controls, the static figure, no panes); the reader's first
+    action on it fetches each model's file once and starts the models."""
     live = data("data/shakespeare_live.json")
-    web.page.set_viewport_size({"width": 1100, "height": 500})
     urls: list[str] = []
     web.page.on("request", lambda r: urls.append(r.url))
-    w = web.widget(NAME, f"{PAGES[NAME]}#beside-the-toy-model-and-the-literature")
-    assert w.get_attribute("data-state") == "waiting"
-    assert not any("shakespeare_live_" in u and u.endswith(".js") for u in urls), urls
-    assert _pane_text(w, "deep").startswith(live["passages"][0]["text"][:40])
+    w = web.widget(NAME)
+    web.page.wait_for_load_state("load")
     w.scroll_into_view_if_needed()
-    _wait(web, "ready")
+    web.page.evaluate("() => new Promise(done => requestIdleCallback(done))")
+    web.page.evaluate(FRAMES)
+    assert w.get_attribute("data-state") == "waiting"
+    assert not _weights_requested(urls), urls
+    assert w.locator(".w-ui img").is_visible()                    # the static figure
+    assert not w.locator(".w-sl-panes").is_visible()
+    assert shown(w.locator(".w-sl-status"))                    # says what starts the models
+    STARTS[action](w)
+    web.page.wait_for_function(f"() => {WIDGET}.dataset.model === 'ready'")
     for m in live["models"].values():
         assert sum(u.endswith(m["weights"]) for u in urls) == 1, (m["weights"], urls)
+    assert w.locator(".w-sl-panes").is_visible() and not w.locator(".w-ui img").is_visible()
 
 
 def test_writing_reads_the_typed_text_without_a_second_button(web):

@@ -52,7 +52,7 @@ LOOK = """(w) => {
 def test_the_widget_reads_in_order_and_fits_after_the_readers_text(web, width):
     web.page.set_viewport_size({"width": width, "height": 900})
     w = web.widget(NAME, PAGES[NAME])
-    w.scroll_into_view_if_needed()
+    w.get_by_label("Text for the models to read").click()   # the reader starts the widget
     web.page.wait_for_function(f"() => {WIDGET}.dataset.state === 'ready'")
     w.get_by_label("Write at once").check()
     w.get_by_label("Text for the models to read").fill(PROMPT)

@@ -112,7 +112,7 @@ def test_the_live_shakespeare_models_write_from_file_url(offline, browser):
         page.goto((site / "06b-shakespeare-layers.html").as_uri())
         page.wait_for_selector(f'{widget}[data-widget-state="live"]', state="attached",
                                timeout=15_000)
-        page.locator(widget).scroll_into_view_if_needed()
+        page.locator(widget).get_by_label("Text for the models to read").click()  # starts it
         page.wait_for_selector(f'{widget}[data-state="ready"]', state="attached",
                                timeout=60_000)
         page.locator(widget).get_by_label("Write at once").check()
