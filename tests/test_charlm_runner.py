@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
+
 from scripts.experiments import shakespeare as runner
 from scripts.study import plan as study
 from stacklib.corpus import shakespeare
 
 
+@pytest.mark.endtoend
 def test_quick_study_runs_resumes_and_reanalyses(tmp_path, capsys):
     before = {name: os.environ.get(name) for name in runner.WORKER_ENV}
     assert runner.main(["--quick", "--out", str(tmp_path), "--workers", "2"]) == 0
