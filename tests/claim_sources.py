@@ -1,5 +1,6 @@
 """What the tests of the pages' claims read: a page's markdown as one line of text (and whether it
-states a number), and the committed results under docs/generated/ (no torch needed)."""
+states a number), the committed results under docs/generated/, and two of the study's models
+compared by the lecture's one rule (no torch needed)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,36 @@ def states(text: str, value: int | str) -> bool:
         return True
     words = NUMBER_WORDS.get(value, ()) if isinstance(value, int) else ()
     return any(re.search(rf"\b{word}\b", text, re.IGNORECASE) for word in words)
+
+
+# -- the study's models, compared by the lecture's one rule (scripts.study.verdict.compare) ----
+
+def mean(cfg: dict, key: str = "test_bpc") -> float:
+    return cfg[key]["mean"]
+
+
+def versus(a: dict, b: dict, key: str = "test_bpc"):
+    """a against b by the lecture's one comparison (lower bpc is better: "ahead" is below)."""
+    from scripts.study.verdict import compare
+
+    return compare(a[key]["values"], b[key]["values"])
+
+
+def word(a: dict, b: dict, key: str = "test_bpc") -> str:
+    """"ahead", "behind", "equivalent" or "not resolved": a against b."""
+    return versus(a, b, key).verdict
+
+
+def unresolved(a: dict, b: dict, key: str = "test_bpc") -> bool:
+    """The seeds cannot tell a from b."""
+    return not versus(a, b, key).apart
+
+
+def plain(study: dict, layers: int) -> dict:
+    """The plain stack of `layers` layers of width 128 in the study's summary."""
+    return study["depth"][f"L{layers}-h128"]
+
+
+def residual(study: dict, layers: int) -> dict:
+    """The residual stack of `layers` layers of width 128 in the study's summary."""
+    return study["depth"][f"L{layers}-h128-res"]

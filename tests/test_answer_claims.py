@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from claim_sources import DOCS, generated, page_text, states
+from claim_sources import DOCS, generated, mean, page_text, states, word
 
 from scripts.study.plan import SEEDS, SHAPES, base_job
 from scripts.study.verdict import EQUIVALENCE_LEVEL, LEVEL, MARGIN, compare
@@ -17,15 +17,6 @@ from scripts.study.verdict import EQUIVALENCE_LEVEL, LEVEL, MARGIN, compare
 @pytest.fixture(scope="module")
 def study():
     return generated("data/shakespeare.json")
-
-
-def mean(cfg, key="test_bpc"):
-    return cfg[key]["mean"]
-
-
-def word(a: dict, b: dict, key: str = "test_bpc") -> str:
-    """a against b: "ahead" (fewer bits), "behind", "equivalent" or "not resolved"."""
-    return compare(a[key]["values"], b[key]["values"]).verdict
 
 
 def depth(study, layers: int, residual: bool = False) -> dict:
