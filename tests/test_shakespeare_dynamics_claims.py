@@ -19,7 +19,7 @@ from claim_sources import (
     word,
 )
 
-from scripts.generation.shakespeare_tables import SETTLED, bottom_ratios, rises
+from scripts.generation.shakespeare_dynamics_tables import SETTLED, bottom_ratios, rises
 from scripts.study.plan import SHORT_STEPS, base_job
 from scripts.study.summary import TAIL, share_left
 from scripts.study.verdict import compare

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scripts.generation.markdown import NBSP, PM
 from scripts.generation.write import Output
 
 STUDY = "docs/generated/experiments/shakespeare"
@@ -46,3 +47,15 @@ def load(out: Output) -> Study:
         raise FileNotFoundError(f"{STUDY}: {len(missing)} planned runs missing ({shown}); {RUN_IT}")
     base = base_job(vocab)
     return Study(records, study_summary(records, layout(base)), base, out.read_json(TIMING))
+
+
+# -- how the study's pages write a configuration and its scores ------------------------------
+
+def bpc(stats: dict, digits: int = 3) -> str:
+    """Mean ± standard deviation over seeds."""
+    return f"{stats['mean']:.{digits}f}{PM}{stats['std']:.{digits}f}"
+
+
+def shape(cfg: dict) -> str:
+    plain = f"{cfg['layers']}{NBSP}×{NBSP}{cfg['hidden']}"
+    return plain + (", residual" if cfg["residual"] else "")

@@ -34,7 +34,7 @@ from scripts.generation.figures import (
     save_layouts,
 )
 from scripts.generation.markdown import MINUS, NBSP, PM, fmt_int, header_comment, md_table
-from scripts.generation.shakespeare_tables import bpc
+from scripts.generation.shakespeare_records import bpc
 from scripts.generation.write import Output
 from scripts.study.plan import SHAPES
 
