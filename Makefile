@@ -87,8 +87,9 @@ preview: $(DOCS_VENV)/.installed
 	STACK_PRINT_SITE=false $(DOCS_VENV)/bin/mkdocs serve --dirty --dev-addr $(ADDR)
 
 ## check-docs: a prose-only change's checks, no torch: strict build of the pages, the prose's
-## numbers and claims against the committed docs/generated/ data, the prose rules (sentence and
-## page length, terms before use, linked citations), lint, spelling
+## numbers and the toy results' claims against the committed docs/generated/ data (the study's
+## claims need torch: test-fast), the prose rules (sentence and page length, terms before use,
+## linked citations), lint, spelling
 # Its tests, which must import nothing that imports torch or keras (tests/test_check_docs.py
 # collects them with both unimportable).
 CHECK_DOCS_TESTS := tests/test_prose_numbers.py tests/test_page_claims.py \

@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from scripts.experiments import shakespeare_live as experiment
 from scripts.generation import shakespeare_live as generator
@@ -62,3 +63,30 @@ def test_bits_are_the_next_characters_surprise():
         logp = np.log(p)
     assert np.allclose(generator.bits(logp, np.array([2, 1, 0])), [2.0, 3.0])
     assert math.isclose(generator.bits(logp, np.array([0, 0]))[0], 1.0)
+
+
+def test_the_live_weights_are_the_trainings_own(tmp_path, monkeypatch):
+    """The runner copies a live run's weights from the training cache over the committed file
+    when they differ, keeps the committed file where nothing was trained (a fresh clone), and
+    names the command to run when there is neither."""
+    from scripts.experiments.shakespeare import training_key
+    from scripts.study.plan import plan
+    from stacklib.corpus import shakespeare
+
+    committed, cache = tmp_path / "committed", tmp_path / "cache"
+    committed.mkdir(), cache.mkdir()
+    monkeypatch.setattr(experiment, "weights", lambda run: committed / f"{run}.pt")
+    by_name = {run.name: run for run in plan(len(shakespeare().vocab))}
+    deep, wide = LIVE["deep"], LIVE["wide"]
+    (cache / f"{training_key(by_name[deep])}.pt").write_bytes(b"trained")
+    (committed / f"{deep}.pt").write_bytes(b"older")
+    (committed / f"{wide}.pt").write_bytes(b"committed")
+    logged = []
+    experiment.ship(LIVE, cache, log=logged.append)
+    assert (committed / f"{deep}.pt").read_bytes() == b"trained" and len(logged) == 1
+    assert (committed / f"{wide}.pt").read_bytes() == b"committed"
+    experiment.ship(LIVE, cache, log=logged.append)      # the same bytes: nothing copied again
+    assert len(logged) == 1
+    (committed / f"{wide}.pt").unlink()
+    with pytest.raises(SystemExit, match=f"--runs {wide}"):
+        experiment.ship(LIVE, cache)

@@ -5,7 +5,10 @@
 
 The widget runs the pair that scripts/generation/shakespeare_live_config.py names (LIVE): the
 deep stack and the wide layer of the same parameter budget, from their committed weights
-(docs/generated/experiments/shakespeare/<run>.pt). For each it records the weights' SHA-256,
+(docs/generated/experiments/shakespeare/<run>.pt). Those are first made the training's own:
+where the study's runner left a run's weights (.cache/shakespeare/<training key>.pt, ``--weights``)
+and they differ from the committed file, they are copied over it; a fresh clone, with no
+trained weights, keeps the committed ones. For each it records the weights' SHA-256,
 the test bpc as trained and as shipped (int8 rows, stacklib.charlm.export), and, for each
 feature, the most selective cell of every layer, found as the probes find theirs
 (stacklib.charlm.probes: picked on the plays that stopped training, scored on the test plays).
@@ -22,8 +25,9 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
-from scripts.experiments.shakespeare import OUT, versions
+from scripts.experiments.shakespeare import OUT, WEIGHTS, training_key, versions
 from scripts.generation.cache import ROOT, inputs_key, sha256_file
 
 RESULT = ROOT / "docs" / "generated" / "experiments" / "shakespeare_live.json"
@@ -32,6 +36,24 @@ MODULES = ("stacklib.charlm.probes", "stacklib.charlm.export", "stacklib.lm.text
 
 def weights(run: str):
     return OUT / f"{run}.pt"
+
+
+def ship(live: dict, cache: Path, log=print) -> None:
+    """Copy each live run's trained weights from the training cache over the committed file
+    when they differ; a run with neither is an error naming the command that trains it."""
+    from scripts.study.plan import plan
+    from stacklib.corpus import shakespeare
+
+    by_name = {run.name: run for run in plan(len(shakespeare().vocab))}
+    for name in live.values():
+        trained, committed = cache / f"{training_key(by_name[name])}.pt", weights(name)
+        if trained.is_file():
+            if not committed.is_file() or trained.read_bytes() != committed.read_bytes():
+                committed.write_bytes(trained.read_bytes())
+                log(f"  {name}: weights copied from {trained}")
+        elif not committed.is_file():
+            raise SystemExit(f"no weights for {name}, trained or committed: run "
+                             f"python -m scripts.experiments.shakespeare --runs {name}")
 
 
 def live_key(live: dict, cfg) -> str:
@@ -102,11 +124,11 @@ def main(argv=None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--force", action="store_true", help="run even if the inputs are unchanged")
+    ap.add_argument("--weights", type=Path, default=WEIGHTS,
+                    help="folder of the trained weights (<training key>.pt)")
     args = ap.parse_args(argv)
     cfg = ProbeConfig()
-    missing = [run for run in LIVE.values() if not weights(run).is_file()]
-    if missing:
-        raise SystemExit(f"no committed weights for {', '.join(missing)} in {OUT}")
+    ship(LIVE, args.weights)
     key = live_key(LIVE, cfg)
     old = json.loads(RESULT.read_text(encoding="utf-8")) if RESULT.is_file() else {}
     if old.get("key") == key and not args.force:
