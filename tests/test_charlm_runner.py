@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+from scripts.experiments import charlm_runs
 from scripts.experiments import shakespeare as runner
 from scripts.study import plan as study
 from stacklib.corpus import shakespeare
@@ -14,16 +15,16 @@ from stacklib.corpus import shakespeare
 
 @pytest.mark.endtoend
 def test_quick_study_runs_resumes_and_reanalyses(tmp_path, capsys):
-    before = {name: os.environ.get(name) for name in runner.WORKER_ENV}
+    before = {name: os.environ.get(name) for name in charlm_runs.WORKER_ENV}
     assert runner.main(["--quick", "--out", str(tmp_path), "--workers", "2"]) == 0
     # the workers' settings never leak into the caller (here, every later test's programs)
-    assert {name: os.environ.get(name) for name in runner.WORKER_ENV} == before
+    assert {name: os.environ.get(name) for name in charlm_runs.WORKER_ENV} == before
     runs = study.quick_plan(len(shakespeare().vocab))
     files = {p.stem: json.loads(p.read_text()) for p in tmp_path.glob("*.json")}
     assert set(files) == {r.name for r in runs}
     for run in runs:
         record = files[run.name]
-        assert record["key"] == runner.training_key(run, quick=True)
+        assert record["key"] == charlm_runs.training_key(run, quick=True)
         assert record["steps"] == record["history"]["steps"][-1] > 0
         assert 0 < record["test_bpc"] < 8
         assert ("analysis" in record) == bool(run.analyse)
@@ -41,7 +42,7 @@ def test_quick_study_runs_resumes_and_reanalyses(tmp_path, capsys):
     name = "L2-h12-s0"
     stale = {**files[name], "analysis_key": "old"}
     (tmp_path / f"{name}.json").write_text(json.dumps(stale))
-    todo = runner.pending(runs, tmp_path, tmp_path / "weights", quick=True)
+    todo = charlm_runs.pending(runs, tmp_path, tmp_path / "weights", quick=True)
     assert [(run.name, retrain) for run, retrain, *_ in todo] == [(name, False)]
     assert runner.main(["--quick", "--out", str(tmp_path)]) == 0
     again = json.loads((tmp_path / f"{name}.json").read_text())
@@ -52,11 +53,11 @@ def test_a_run_another_runner_wrote_meanwhile_is_not_trained_again(tmp_path, cap
     """Two runners on one folder: the list is made at the start, but each run looks again
     when a worker takes it up, so a record written meanwhile is kept, not trained over."""
     run = next(r for r in study.quick_plan(len(shakespeare().vocab)) if not r.analyse)
-    todo = runner.pending([run], tmp_path, tmp_path / "weights", quick=True)
+    todo = charlm_runs.pending([run], tmp_path, tmp_path / "weights", quick=True)
     assert [t[0].name for t in todo] == [run.name]
-    record = {"name": run.name, "key": runner.training_key(run, quick=True), "test_bpc": 1.5}
+    record = {"name": run.name, "key": charlm_runs.training_key(run, quick=True), "test_bpc": 1.5}
     path = tmp_path / f"{run.name}.json"
     path.write_text(json.dumps(record))              # the other runner's record lands
-    runner.train_all(todo, tmp_path, tmp_path / "weights", workers=1, quick=True)
+    charlm_runs.train_all(todo, tmp_path, tmp_path / "weights", workers=1, quick=True)
     assert "not trained again" in capsys.readouterr().out
     assert json.loads(path.read_text()) == record and not (tmp_path / "weights").exists()

@@ -69,7 +69,7 @@ def test_the_live_weights_are_the_trainings_own(tmp_path, monkeypatch):
     """The runner copies a live run's weights from the training cache over the committed file
     when they differ, keeps the committed file where nothing was trained (a fresh clone), and
     names the command to run when there is neither."""
-    from scripts.experiments.shakespeare import training_key
+    from scripts.experiments.charlm_runs import training_key
     from scripts.study.plan import plan
     from stacklib.corpus import shakespeare
 

@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-from scripts.experiments import shakespeare as runner
-from scripts.experiments import tuned
+from scripts.experiments import charlm_runs, tuned
 
 
 @pytest.mark.endtoend
@@ -32,11 +31,11 @@ def test_stages_chain_resume_and_list(tmp_path, capsys):
 def test_a_record_is_current_under_the_device_it_names(tmp_path):
     runs, _, _ = tuned.state(tmp_path, quick=True, upto="A")
     run = runs[0]
-    gpu = runner.on_device([run], "cuda")[0]
-    record = {"name": run.name, "key": runner.training_key(gpu, quick=True),
+    gpu = charlm_runs.on_device([run], "cuda")[0]
+    record = {"name": run.name, "key": charlm_runs.training_key(gpu, quick=True),
               "config": gpu.job.describe()}
     (tmp_path / f"{run.name}.json").write_text(json.dumps(record))
     assert tuned.current(run, tmp_path, quick=True) == record
-    record["key"] = runner.training_key(run, quick=True)     # a CPU key beside "cuda": stale
+    record["key"] = charlm_runs.training_key(run, quick=True)     # a CPU key beside "cuda": stale
     (tmp_path / f"{run.name}.json").write_text(json.dumps(record))
     assert tuned.current(run, tmp_path, quick=True) is None

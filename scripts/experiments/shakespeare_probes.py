@@ -27,7 +27,8 @@ import sys
 import time
 from pathlib import Path
 
-from scripts.experiments.shakespeare import OUT, WEIGHTS, training_key, versions
+from scripts.experiments.charlm_runs import WEIGHTS, training_key, versions
+from scripts.experiments.shakespeare import OUT
 from scripts.generation.cache import ROOT, inputs_key, sha256_file
 
 PROBES = ROOT / "docs" / "generated" / "experiments" / "shakespeare_probes.json"

@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from scripts.experiments import shakespeare as runner
+from scripts.experiments import charlm_runs as runner
 from scripts.study import tuned
 
 OUT = runner.ROOT / "docs" / "generated" / "experiments" / "tuned"
