@@ -181,7 +181,7 @@ def on_device(runs, device: str):
 
 def execute_if_pending(run, retrain: bool, out: Path, weights: Path, quick: bool):
     """``execute``, unless the run's record became current after the list was made (another
-    runner on the same folder wrote it): then None, and nothing trains twice."""
+    runner on the same folder wrote it): then None, and it is not trained again."""
     if not pending([run], out, weights, quick):
         return None
     key = training_key(run, quick)
