@@ -24,7 +24,7 @@ export PYTHONHASHSEED := 0
 PYTEST_PARALLEL := -n 2 --dist loadscope
 
 .PHONY: serve test test-fast build generate preview check-docs lint bench clean pdf offline \
-	deploy-version lighthouse lock mutation
+	deploy-version lighthouse lock mutation stress-browser
 
 # The lock's torch is the CPU build (2.13.0+cpu; PyPI's Linux wheel is the multi-GB CUDA build):
 # it comes from PyTorch's own index, added when that index answers (offline machines install it
@@ -112,6 +112,11 @@ test: $(BIN)/.installed $(NODE)
 ## bench: speed ratios measured side by side (not a test)
 bench: $(BIN)/.installed
 	$(BIN)/python -m scripts.benchmarks.stack
+
+## stress-browser: the browser suite three times with two CPU hogs beside it, on one build;
+## the failures of each test that failed (a measurement, not a test)
+stress-browser: $(BIN)/.installed
+	$(BIN)/python -m scripts.benchmarks.browser_stress
 
 ## mutation: mutation testing ([tool.mutmut] in pyproject.toml), of the training code unless
 ## MUTANTS names others, e.g. MUTANTS='stacklib.numpy*' (a measurement, not a test)

@@ -7,13 +7,6 @@
   converted the same way outside ``<pre>``, ``<code>``, ``<script>`` and ``<style>``. The
   MathJax / Mermaid / RequireJS loaders that nbconvert adds (all CDN) are removed.
 
-Lighter MathML for the same formulas: a bracketed number such as the layer superscript
-``^{[1]}`` comes out of ``math-core`` as four elements (a row, two non-stretchy brackets, the
-number); it is written as one number token ``<mn>[1]</mn>``, which the browser draws with the
-same glyphs in the same places (brackets of a non-stretchy fence have no spacing) and reads out
-as the same text. §08's tables of hand-computed values hold over a hundred of them: a quarter of
-that page's static MathML elements, each styled and laid out at load.
-
 Runs at priority 50 so print-site (last plugin) collects the converted HTML. A formula that does
 not parse is logged as a warning, which fails ``mkdocs build --strict``.
 """
@@ -49,9 +42,6 @@ _CDN_SCRIPT = re.compile(
     r"|<script type=\"text/x-mathjax-config\">.*?</script>",
     re.DOTALL,
 )
-_BRACKETED_NUMBER = re.compile(
-    r'<mrow><mo stretchy="false">\[</mo><mn>(\d+)</mn><mo stretchy="false">\]</mo></mrow>'
-)
 _COMMENT = re.compile(r"<!-- (Load mathjax|MathJax configuration|End of mathjax configuration) -->")
 
 
@@ -62,13 +52,7 @@ def to_mathml(tex: str, display: bool, where: str = "") -> str:
     except math_core.LatexError as exc:
         log.warning("mathml: cannot convert %r in %s: %s", tex, where or "?", exc)
         return html.escape(tex)
-    out = lighter(out)
     return f'<div class="mathml-block">{out}</div>' if display else out
-
-
-def lighter(mathml: str) -> str:
-    """The same formula in fewer elements: each bracketed number one <mn> token."""
-    return _BRACKETED_NUMBER.sub(r"<mn>[\1]</mn>", mathml)
 
 
 def _strip_delims(body: str) -> tuple[str, bool]:

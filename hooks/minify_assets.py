@@ -5,8 +5,8 @@ comments that say why, clear names, one declaration per line. A browser needs no
 after the build each of those files in the site goes through tdewolff's minifier (the one Hugo
 uses): comments and whitespace go, and names local to a function are shortened (what a script
 shares through `window`, such as StackWidgets and its members, keeps its name). A comment or a
-descriptive name then costs a reader of the page nothing; the browser tests' size budget
-measures these served files, gzip-compressed.
+descriptive name then costs a reader of the page nothing. The Lighthouse bench's widget-code
+figure (scripts/benchmarks/lighthouse.py) measures these served files, gzip-compressed.
 """
 
 from __future__ import annotations

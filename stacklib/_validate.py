@@ -139,11 +139,12 @@ def state_shape(num_layers: int, batch: int, hidden_size: int, batched: bool) ->
     return (num_layers, batch, hidden_size) if batched else (num_layers, hidden_size)
 
 
-def state_pair(cell: str, hx: object) -> list:
-    """``hx`` as a list of its states: [h0] or [h0, c0]; the LSTM's must be a pair."""
-    if cell == "lstm":
+def state_pair(cell: str, cell_state: bool, hx: object) -> list:
+    """``hx`` as a list of its states: [h0] or [h0, c0]; a pair for a cell with a memory c
+    (``cell_state``: the LSTM)."""
+    if cell_state:
         if not isinstance(hx, tuple | list) or len(hx) != 2:
-            raise TypeError(f"hx: expected a tuple (h0, c0) for cell='lstm', got "
+            raise TypeError(f"hx: expected a tuple (h0, c0) for cell={cell!r}, got "
                             f"{type(hx).__name__}")
         return list(hx)
     if isinstance(hx, tuple | list):

@@ -11,9 +11,11 @@ from stacklib.params import count_params, param_breakdown
 
 
 def _params(args) -> str:
-    lines = [f"Stacked {args.cell.upper()}: L={args.layers}, h={args.hidden}, x={args.input}", ""]
-    for framework, note in (("keras", "Keras (one bias per gate block; GRU reset_after: two)"),
-                            ("torch", "PyTorch (bias_ih + bias_hh per gate block)")):
+    kind = CELLS[args.cell]
+    lines = [f"{kind.title}: L={args.layers}, h={args.hidden}, x={args.input}", ""]
+    conventions = (("keras", "Keras (one bias per gate block; GRU reset_after: two)"),
+                   ("torch", "PyTorch (bias_ih + bias_hh per gate block)"))
+    for framework, note in conventions[0 if kind.keras else 1:]:  # Keras' only if it has it
         total = count_params(args.cell, args.input, args.hidden, args.layers, framework)
         lines.append(f"{note}: {total:,}")
         lines.append(f"  {'layer':>5} {'fan-in':>7} {'input W':>12} {'recurrent W':>12} "

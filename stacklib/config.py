@@ -16,24 +16,49 @@ from dataclasses import dataclass
 
 from stacklib._validate import check_bool, check_choice, check_int, check_probability
 
+NONLINEARITIES: tuple[str, ...] = ("tanh", "relu", "linear")
+TORCH_NONLINEARITIES: tuple[str, ...] = ("tanh", "relu")  # what torch.nn.RNN's takes
+# A layer's parameters under torch.nn's names: W_ih, W_hh, b_ih, b_hh.
+LAYER_PARAMS: tuple[str, ...] = ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
+
 
 @dataclass(frozen=True)
 class CellKind:
-    """What every front end needs to know about a cell, looked up by its name in ``CELLS``."""
+    """What stacklib knows of a cell, looked up by its name in ``CELLS``: the stacks, the
+    parameter formulas, the bridges and the pages all read it here. A new cell is a row of
+    ``CELLS`` and its steps (stacklib/numpy/cells.py, stacklib/torch/cells.py)."""
 
+    name: str  # what the pages call it: "LSTM"
     gates: int  # gate blocks per layer: W_ih and W_hh have gates * hidden_size rows
     gate_names: tuple[str, ...]  # its named gates in torch.nn's block order (a plain RNN: none)
-    torch_nn: str  # its torch.nn class, the name in capitals: torch.nn.LSTM
-    keras: str  # its Keras 3 layer: keras.layers.SimpleRNN, GRU, LSTM
-    title: str  # what the lecture calls a stack of it
+    cell_state: bool = False  # it carries a memory c beside h: its state is (h, c)
+    nonlinearities: tuple[str, ...] = ("tanh",)  # what its ``nonlinearity`` may be
+    params: tuple[str, ...] = LAYER_PARAMS  # a layer's parameters (param_name adds the layer)
+    torch_nn: str | None = None  # its torch.nn class, the name in capitals: torch.nn.LSTM
+    keras: str | None = None  # its Keras 3 layer: keras.layers.SimpleRNN, GRU, LSTM
+    keras_gates: tuple[str, ...] | None = None  # Keras' block order, where it is not torch's
+    keras_biases: int = 1  # bias vectors Keras keeps (torch.nn keeps two: b_ih and b_hh)
+    keras_options: tuple[tuple[str, object], ...] = ()  # for Keras' layer to compute the same
+
+    @property
+    def title(self) -> str:
+        """What the lecture calls a stack of it: "Stacked LSTM"."""
+        return f"Stacked {self.name}"
+
+    def label(self, nonlinearity: str = "tanh") -> str:
+        """Its name, with its nonlinearity where it has a choice of one: "tanh RNN", "GRU"."""
+        return f"{nonlinearity} {self.name}" if len(self.nonlinearities) > 1 else self.name
 
 
 CELLS: dict[str, CellKind] = {
-    "rnn": CellKind(1, (), "RNN", "SimpleRNN", "Stacked RNN"),
-    "gru": CellKind(3, ("r", "z", "n"), "GRU", "GRU", "Stacked GRU"),
-    "lstm": CellKind(4, ("i", "f", "g", "o"), "LSTM", "LSTM", "Stacked LSTM"),
+    "rnn": CellKind("RNN", 1, (), nonlinearities=NONLINEARITIES, torch_nn="RNN",
+                    keras="SimpleRNN"),
+    "gru": CellKind("GRU", 3, ("r", "z", "n"), torch_nn="GRU", keras="GRU",
+                    keras_gates=("z", "r", "n"), keras_biases=2,
+                    keras_options=(("reset_after", True),)),
+    "lstm": CellKind("LSTM", 4, ("i", "f", "g", "o"), cell_state=True, torch_nn="LSTM",
+                     keras="LSTM"),
 }
-NONLINEARITIES: tuple[str, ...] = ("tanh", "relu", "linear")
 LN_EPS = 1e-5  # layer norm's epsilon: torch.nn.LayerNorm's default
 
 
@@ -50,7 +75,15 @@ def torch_nn_class(cell: str):
     """The ``torch.nn`` class of ``cell`` (imports torch): ``torch_nn_class("lstm") is nn.LSTM``."""
     import torch.nn
 
-    return getattr(torch.nn, CELLS[check_choice("cell", cell, tuple(CELLS))].torch_nn)
+    return getattr(torch.nn, _torch_nn(check_choice("cell", cell, tuple(CELLS))))
+
+
+def _torch_nn(cell: str) -> str:
+    """The name of ``cell``'s torch.nn class; ``ValueError`` where torch.nn has none."""
+    kind = CELLS[cell]
+    if kind.torch_nn is None:
+        raise ValueError(f"cell: torch.nn has no {kind.name} layer, got cell={cell!r}")
+    return kind.torch_nn
 
 
 def warn_idle_dropout(config: StackConfig) -> None:
@@ -137,9 +170,10 @@ class StackConfig:
             put(name, check_int(name, getattr(self, name)))
         put("cell", check_choice("cell", self.cell, tuple(CELLS)))
         put("nonlinearity", check_choice("nonlinearity", self.nonlinearity, NONLINEARITIES))
-        if self.cell != "rnn" and self.nonlinearity != "tanh":
-            raise ValueError(f"nonlinearity: only 'tanh' is defined for cell={self.cell!r}, "
-                             f"got {self.nonlinearity!r}")
+        allowed = CELLS[self.cell].nonlinearities
+        if self.nonlinearity not in allowed:
+            raise ValueError(f"nonlinearity: only {' or '.join(map(repr, allowed))} is defined "
+                             f"for cell={self.cell!r}, got {self.nonlinearity!r}")
         for name in ("bias", "batch_first", "residual", "layer_norm"):
             put(name, check_bool(name, getattr(self, name)))
         put("dropout", check_probability("dropout", self.dropout))
@@ -149,9 +183,19 @@ class StackConfig:
         """Gate blocks per layer (RNN 1, GRU 3, LSTM 4)."""
         return CELLS[self.cell].gates
 
+    @property
+    def cell_state(self) -> bool:
+        """Whether the cell carries a memory c beside h (the LSTM): states (h, c), not h."""
+        return CELLS[self.cell].cell_state
+
     def layer_input_size(self, layer: int) -> int:
         """Fan-in of layer ``layer`` (0-based): the input size for the first, H above it."""
         return self.input_size if layer == 0 else self.hidden_size
+
+    def layer_params(self, layer: int) -> tuple[str, ...]:
+        """Layer ``layer``'s (0-based) parameters in torch.nn's flat names: W_ih, W_hh, b_ih,
+        b_hh (``weight_ih_l0``, ...; the biases' names also where ``bias`` is False)."""
+        return tuple(param_name(part, layer) for part in CELLS[self.cell].params)
 
     def param_shapes(self) -> dict[str, tuple[int, ...]]:
         """Parameter names and shapes, layer by layer, in torch.nn's flat convention:
@@ -161,11 +205,12 @@ class StackConfig:
         gh, h = self.gates * self.hidden_size, self.hidden_size
         shapes: dict[str, tuple[int, ...]] = {}
         for k in range(self.num_layers):
-            shapes[param_name("weight_ih", k)] = (gh, self.layer_input_size(k))
-            shapes[param_name("weight_hh", k)] = (gh, h)
+            w_ih, w_hh, b_ih, b_hh = self.layer_params(k)
+            shapes[w_ih] = (gh, self.layer_input_size(k))
+            shapes[w_hh] = (gh, h)
             if self.bias:
-                shapes[param_name("bias_ih", k)] = (gh,)
-                shapes[param_name("bias_hh", k)] = (gh,)
+                shapes[b_ih] = (gh,)
+                shapes[b_hh] = (gh,)
             if self.layer_norm:
                 shapes[param_name("ln_weight", k)] = (h,)
                 shapes[param_name("ln_bias", k)] = (h,)
@@ -190,17 +235,19 @@ class StackConfig:
     def torch_kwargs(self) -> dict:
         """Constructor arguments of the equal ``torch.nn.RNN/GRU/LSTM`` (``torch_nn_class``);
         ``ValueError`` naming what torch.nn cannot express."""
+        torch_nn = _torch_nn(self.cell)
         for name in ("residual", "layer_norm"):
             if getattr(self, name):
-                raise ValueError(f"{name}: torch.nn.{CELLS[self.cell].torch_nn} has no such "
-                                 f"option, got {name}=True")
+                raise ValueError(f"{name}: torch.nn.{torch_nn} has no such option, got "
+                                 f"{name}=True")
         kwargs = dict(input_size=self.input_size, hidden_size=self.hidden_size,
                       num_layers=self.num_layers, bias=self.bias, batch_first=self.batch_first,
                       dropout=self.dropout)
-        if self.cell == "rnn":
-            if self.nonlinearity == "linear":
-                raise ValueError("nonlinearity: torch.nn.RNN supports 'tanh' or 'relu', "
-                                 "got 'linear'")
+        if len(CELLS[self.cell].nonlinearities) > 1:  # a choice: torch.nn's class takes it too
+            if self.nonlinearity not in TORCH_NONLINEARITIES:
+                raise ValueError(f"nonlinearity: torch.nn.{torch_nn} supports "
+                                 f"{' or '.join(map(repr, TORCH_NONLINEARITIES))}, got "
+                                 f"{self.nonlinearity!r}")
             kwargs["nonlinearity"] = self.nonlinearity
         return kwargs
 
@@ -212,8 +259,8 @@ class StackConfig:
         if isinstance(own, StackConfig):
             return own
         nn = sys.modules.get("torch.nn")  # a torch module exists only once torch is imported
-        cell = next((c for c, kind in CELLS.items()
-                     if nn is not None and isinstance(module, getattr(nn, kind.torch_nn))), None)
+        cell = next((c for c, kind in CELLS.items() if nn is not None and kind.torch_nn
+                     and isinstance(module, getattr(nn, kind.torch_nn))), None)
         if cell is None:
             raise TypeError(f"{name}: expected torch.nn.RNN, GRU or LSTM or a stacklib "
                             f"StackedRNN, got {type(module).__name__}")

@@ -9,6 +9,8 @@ Mapping, per layer k (H = hidden_size):
                        torch blocks (r, z, n) -> Keras blocks (z, r, h), for kernels and biases;
                        bias shape (2, 3H) = [input bias; recurrent bias].
 
+Each cell's Keras layer, block order, bias vectors and options are its ``CELLS`` row's.
+
 Dropout is not carried: a Keras layer drops its own input with one mask per sequence, torch.nn
 drops each layer's output but the top's afresh at every step. A source that would drop (a module
 in training mode, or a state dict whose configuration has dropout) is refused; in eval mode
@@ -28,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from stacklib._validate import as_array, check_state
-from stacklib.config import CELLS, StackConfig, param_name
+from stacklib.config import CELLS, StackConfig
 
 
 def _keras() -> Any:
@@ -75,38 +77,50 @@ def _source(source: object, config: StackConfig | None) -> tuple[dict, StackConf
         if getattr(config, name):
             raise ValueError(f"{name}: Keras' recurrent layers have no such option, got "
                              f"{name}=True")
+    _keras_layer(config)
     state = check_state("state_dict", state, config.param_shapes(), f"a stack of {config}",
                         lambda key, value: as_array(key, value, np.float64, cast=True))
     return state, config
 
 
+def _keras_layer(config: StackConfig) -> str:
+    """The name of the Keras layer of ``config``'s cell; ``ValueError`` where Keras has none."""
+    kind = CELLS[config.cell]
+    if kind.keras is None:
+        raise ValueError(f"cell: Keras has no {kind.name} layer, got cell={config.cell!r}")
+    return kind.keras
+
+
 def _keras_weights(state: dict[str, np.ndarray], config: StackConfig) -> list[list[np.ndarray]]:
     """Per layer, the Keras weight list [kernel, recurrent_kernel(, bias)]."""
+    kind = CELLS[config.cell]
+    order = [kind.gate_names.index(g) for g in kind.keras_gates or kind.gate_names]
 
-    def gru_order(a: np.ndarray) -> np.ndarray:  # blocks (r, z, n) -> (z, r, h) along axis 0
-        r, z, n = np.split(a, 3, axis=0)
-        return np.concatenate([z, r, n], axis=0)
+    def keras_order(a: np.ndarray) -> np.ndarray:  # torch's gate blocks in Keras' order
+        if not order:  # a single unnamed block
+            return a
+        blocks = np.split(a, kind.gates, axis=0)
+        return np.concatenate([blocks[i] for i in order], axis=0)
 
     layers = []
     for k in range(config.num_layers):
-        w_ih, w_hh, b_ih, b_hh = (state.get(param_name(part, k)) for part in
-                                  ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
-        if config.cell == "gru":
-            w_ih, w_hh = gru_order(w_ih), gru_order(w_hh)
-        weights = [w_ih.T, w_hh.T]
-        if config.bias and config.cell == "gru":
-            weights.append(np.stack([gru_order(b_ih), gru_order(b_hh)]))  # (2, 3H)
+        w_ih, w_hh, b_ih, b_hh = (state.get(name) for name in config.layer_params(k))
+        weights = [keras_order(w_ih).T, keras_order(w_hh).T]
+        if config.bias and kind.keras_biases == 2:
+            weights.append(np.stack([keras_order(b_ih), keras_order(b_hh)]))  # (2, G*H)
         elif config.bias:
-            weights.append(b_ih + b_hh)  # (G*H,): Keras keeps one bias vector
+            weights.append(keras_order(b_ih + b_hh))  # (G*H,): Keras keeps one bias vector
         layers.append([np.ascontiguousarray(w, dtype=np.float32) for w in weights])
     return layers
 
 
 def _build(config: StackConfig, return_sequences: bool) -> Any:
     keras = _keras()
-    layer_class = getattr(keras.layers, CELLS[config.cell].keras)
-    extra = ({"activation": config.nonlinearity} if config.cell == "rnn" else
-             {"reset_after": True} if config.cell == "gru" else {})
+    kind = CELLS[config.cell]
+    layer_class = getattr(keras.layers, _keras_layer(config))
+    extra = dict(kind.keras_options)
+    if len(kind.nonlinearities) > 1:  # a choice of nonlinearity: Keras' activation
+        extra["activation"] = config.nonlinearity
     inputs = keras.Input(shape=(None, config.input_size), name="x")
     y = inputs
     for k in range(config.num_layers):

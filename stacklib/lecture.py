@@ -12,8 +12,10 @@ SCALAR_INPUTS = (2.0, 1.0, 3.0)
 SCALAR_W_REC = 0.5  # recurrent weight, both layers
 SCALAR_W_IN = 1.0  # input weight, both layers
 
-# §05 pricing: the tables' sizes, which are the price widget's defaults, and its slider ranges.
-PRICE_DEFAULTS = {"num_layers": 3, "hidden_size": 128, "input_size": 100}
+# §05 pricing: the cells priced, the tables' sizes, which are the price widget's defaults (with
+# the cell it opens on), and its slider ranges.
+PRICE_CELLS = ("rnn", "gru", "lstm")
+PRICE_DEFAULTS = {"num_layers": 3, "hidden_size": 128, "input_size": 100, "cell": "lstm"}
 PRICE_MAX_LAYERS = 8
 PRICE_MAX_SIZE = 1024  # the largest hidden and input size the sliders offer
 
@@ -42,6 +44,7 @@ WALKTHROUGH_Y = (0.7215, -0.0432)  # the output the lecture states, to four deci
 GROWTH = {"hidden_size": 32, "seq_len": 50, "num_layers": 3}
 GRADIENT_MODEL = {"factor": 0.60, "num_layers": 4, "max_layers": 8, "factors": (0.3, 0.6, 0.9)}
 GRADIENT_FACTOR_SLIDER = {"min": 0.05, "max": 1.0, "step": 0.05}
+GRADIENT_WIDGET_CELL = "lstm"  # the measured stack §09's widget opens on
 
 # §10 depth vs width: one parameter budget spent on one wide layer or three narrow ones
 # (the head-to-head table, its figure, the verdict widget, the quiz, the latency timing).

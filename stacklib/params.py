@@ -14,6 +14,7 @@ above layer 1 is why layer 1 is priced differently from every layer above it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from stacklib._validate import check_choice
@@ -41,11 +42,13 @@ def bias_vectors(cell: str, framework: str = "torch") -> int:
     >>> bias_vectors("lstm", "keras"), bias_vectors("gru", "keras")
     (1, 2)
     """
-    cell = check_choice("cell", cell, tuple(CELLS))
+    kind = CELLS[check_choice("cell", cell, tuple(CELLS))]
     check_choice("framework", framework, FRAMEWORKS)
     if framework == "torch":
         return 2
-    return 2 if cell == "gru" else 1
+    if kind.keras is None:
+        raise ValueError(f"cell: Keras has no {kind.name} layer, got cell={cell!r}")
+    return kind.keras_biases
 
 
 def param_breakdown(
@@ -82,6 +85,47 @@ def count_params(
     """
     rows = param_breakdown(cell, input_size, hidden_size, num_layers, framework)
     return sum(r.total for r in rows)
+
+
+def matched_width(target: int, cell: str, input_size: int, layers: int, widths: range, *,
+                  tolerance: float | None = None,
+                  whole: Callable[[int], float] | None = None) -> int:
+    """The width in ``widths`` at which ``layers`` layers of ``cell`` reading ``input_size``
+    have ``target`` recurrent parameters (torch's count): the one whose relative gap is
+    smallest (the first of equals). With ``whole``, the relative gap of the whole model at a
+    width, the larger of the two gaps is made smallest; with ``tolerance``, only widths whose
+    recurrent gap is within it count.
+
+    >>> matched_width(count_params("lstm", 24, 32, 3), "lstm", 24, 1, range(1, 256))  # 3 x 32
+    66
+    """
+    def gap(width: int) -> float:
+        return abs(count_params(cell, input_size, width, layers) / target - 1)
+
+    within = [w for w in widths if tolerance is None or gap(w) <= tolerance]
+    if not within:
+        raise ValueError(f"layers: no width of {layers} layers is within {tolerance:.0%} "
+                         f"of {target:,} parameters")
+    return min(within, key=lambda w: max(gap(w), whole(w)) if whole else gap(w))
+
+
+def multiply_adds(cell: str, input_size: int, hidden_size: int, num_layers: int) -> int:
+    """Multiply-adds of one step of the stack for one sequence: each weight is used once (the
+    biases are only added).
+
+    >>> multiply_adds("lstm", 100, 128, 3) + 3 * 2 * 4 * 128 == count_params("lstm", 100, 128, 3)
+    True
+    """
+    return sum(r.input_weights + r.recurrent_weights
+               for r in param_breakdown(cell, input_size, hidden_size, num_layers))
+
+
+def language_model_params(vocab_size: int, embed_size: int, hidden_size: int, num_layers: int,
+                          cell: str = "lstm") -> int:
+    """Every trainable parameter of a language model around the stack (``stacklib.lm.model``):
+    the embedding (V x E), the stack (PyTorch's convention) and the readout (V x H, V biases)."""
+    return (vocab_size * embed_size + count_params(cell, embed_size, hidden_size, num_layers)
+            + hidden_size * vocab_size + vocab_size)
 
 
 def bidirectional_params(cell: str, input_size: int, hidden_size: int, num_layers: int,

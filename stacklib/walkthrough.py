@@ -98,17 +98,16 @@ def walkthrough() -> Walkthrough:
         layer = k + 1  # the lecture's name for layer k
         sup = f"^{{[{layer}]}}"
         inp = "x_t" if layer == 1 else r"h_t^{[1]}"
-        w_ih, w_hh, b_ih, b_hh = (params[param_name(part, k)] for part in
-                                  ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+        w_ih, w_hh, b_ih, b_hh = (params[name] for name in stack.config.layer_params(k))
         pre = w_ih @ below + w_hh @ h_prev[k] + b_ih + b_hh  # the reader's first hand step
         gates = {name: v[k, 0] for name, v in out.gates.items()}  # layer k, the one step
-        for j, name in enumerate(CELLS["lstm"].gate_names):
+        for j, name in enumerate(CELLS[stack.cell].gate_names):
             word, act = GATE_TEXT[name]
             steps.append(Step(layer, f"a_{name}", f"{word} pre-activation", f"a_{{{name}}}{sup}",
                               rf"W_{{i{name}}}{sup} {inp} + W_{{h{name}}}{sup} h_{{t-1}}{sup} "
                               rf"+ b_{{i{name}}}{sup} + b_{{h{name}}}{sup}",
                               _t(pre[2 * j : 2 * j + 2])))
-        for name in CELLS["lstm"].gate_names:
+        for name in CELLS[stack.cell].gate_names:
             word, act = GATE_TEXT[name]
             steps.append(Step(layer, name, word, f"{name}_t{sup}", rf"{act}(a_{{{name}}}{sup})",
                               _t(gates[name])))

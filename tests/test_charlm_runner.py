@@ -25,6 +25,7 @@ def test_quick_study_runs_resumes_and_reanalyses(tmp_path, capsys):
         assert 0 < record["test_bpc"] < 8
         assert ("analysis" in record) == bool(run.analyse)
         assert record["config"]["device"] == "cpu"   # every record names its device
+        assert record["machine"]["cpu_capability"]   # and the instruction set it ran on
     sample = files["L2-h12-s0"]["analysis"]["sample"]
     assert sample["text"] and sample["prompt"] == "ROMEO:\n"
 

@@ -6,10 +6,12 @@ Margins are stated where they are asserted. Wall-clock time is measured, never a
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
 import torch
+from claim_sources import DOCS
 
 from stacklib import data
 from stacklib.config import param_name
@@ -55,8 +57,14 @@ def test_probes_are_in_the_language_and_never_trained_on():
         s = data.parse(probe)
         assert set(s.tokens) <= set(data.VOCAB)
         assert s.text not in texts and s.mismatch
-    assert data.PROBES[0] == "The keys to the cabinet are on the table."
-    assert data.tokenize(data.PROBES[0])[4:6] == ["cabinet", "are"]
+    # the pages' attractor example: a plural subject, a singular noun right before the verb
+    s = data.parse(data.PROBES[0])
+    assert s.subject_number == data.PL and s.attractors == (s.verb_index - 1,)
+    assert s.number[s.attractors[0]] == data.SG
+    # the probe sentences the pages quote are the ones the models are probed with
+    quoted = {q for page in DOCS.glob("*.md") for q in
+              re.findall(r'<p class="probe">“(.+?)”</p>', page.read_text(encoding="utf-8"))}
+    assert quoted and quoted <= set(data.PROBES), quoted
 
 
 def test_every_sentence_agrees_and_parses_back():

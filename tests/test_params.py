@@ -3,7 +3,7 @@
 import pytest
 
 from stacklib.config import torch_nn_class
-from stacklib.params import count_params, param_breakdown
+from stacklib.params import count_params, language_model_params, param_breakdown
 
 
 @pytest.mark.parametrize(("cell", "x", "h", "num_layers"), [  # every cell and depth 1..4
@@ -12,6 +12,16 @@ from stacklib.params import count_params, param_breakdown
 def test_torch_convention_equals_numel(cell, x, h, num_layers):
     module = torch_nn_class(cell)(x, h, num_layers=num_layers)
     assert count_params(cell, x, h, num_layers) == sum(p.numel() for p in module.parameters())
+
+
+@pytest.mark.parametrize(("cell", "layers", "residual"), [("lstm", 3, True), ("gru", 1, False)])
+def test_a_language_models_count_is_its_numel(cell, layers, residual):
+    """Embedding, stack and readout: every parameter stacklib.lm's model holds."""
+    from stacklib.lm.model import LM, LMConfig, parameter_count
+
+    model = LM(LMConfig.of(77, embed_size=16, hidden_size=24, num_layers=layers, cell=cell,
+                           residual=residual))
+    assert language_model_params(77, 16, 24, layers, cell) == parameter_count(model)
 
 
 def test_breakdown_shows_fan_in_jump():

@@ -1,9 +1,11 @@
 """What §06, §09 and §10 say about the Shakespeare study holds in its committed results.
 
-The pages show the study through generated tables and figures and describe it in words ("a
-second layer helps and a third or fourth does not", "the curves never cross"); each test quotes
-such a claim and checks it against docs/generated/data/shakespeare.json, the summary the tables
-are cut from. After a re-run of the study that breaks one, fix the prose, not the test.
+The pages show the study through generated tables and figures and describe it in words ("three
+are ahead of two", "the curves never cross"); each test quotes such a claim and checks it against
+docs/generated/data/shakespeare.json, the summary the tables are cut from. Two models are
+compared only by the lecture's one rule (scripts.study.verdict.compare: "ahead" or "behind" when
+the 95 % interval of the difference excludes 0, "not resolved" otherwise). After a re-run of the
+study that breaks one, fix the prose, not the test.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
-from claim_sources import DOCS, generated, page_text
+from claim_sources import DOCS, generated, page_text, states
 
 from scripts.generation.shakespeare_tables import (
     SETTLED,
@@ -23,7 +25,8 @@ from scripts.generation.shakespeare_tables import (
     rises,
 )
 from scripts.study.plan import LEARNING_RATES, SEEDS, SHORT_STEPS, base_job
-from scripts.study.summary import TAIL, crossing, gap, share_left, tied
+from scripts.study.summary import TAIL, crossing, share_left
+from scripts.study.verdict import compare, slope
 from stacklib.charlm.analysis import TimescaleConfig
 
 
@@ -36,8 +39,19 @@ def mean(cfg: dict, key: str = "test_bpc") -> float:
     return cfg[key]["mean"]
 
 
-def spread(cfg: dict, key: str = "test_bpc") -> float:
-    return cfg[key]["std"]
+def versus(a: dict, b: dict, key: str = "test_bpc"):
+    """a against b by the lecture's one comparison (lower bpc is better: "ahead" is below)."""
+    return compare(a[key]["values"], b[key]["values"])
+
+
+def word(a: dict, b: dict, key: str = "test_bpc") -> str:
+    """"ahead", "behind", "equivalent" or "not resolved": a against b."""
+    return versus(a, b, key).verdict
+
+
+def unresolved(a: dict, b: dict, key: str = "test_bpc") -> bool:
+    """The seeds cannot tell a from b."""
+    return not versus(a, b, key).apart
 
 
 def plain(study, layers: int) -> dict:
@@ -57,14 +71,13 @@ def test_every_configuration_has_every_seed(study):
 def test_setup_numbers_are_the_studys():
     """§06 "The measurement": 200 characters read before the change, 256 places."""
     text, cfg = page_text("06-live-stack.md"), TimescaleConfig()
-    assert f"read {cfg.context} characters" in text
-    assert f"over {cfg.positions} places" in text
+    assert states(text, cfg.context) and states(text, cfg.positions)
 
 
 def test_timescale_claims(study):
     """§06 "On real text: how long a change lasts": the robust findings, in the seed means and
     (where the page says so) in every seed."""
-    assert TAIL == 50 and "Fifty characters after the change" in page_text("06-live-stack.md")
+    assert TAIL == 50 and states(page_text("06-live-stack.md"), TAIL)
     seed_exceptions = models = 0
     for name, cfg in study["depth"].items():
         ts = cfg.get("timescales")
@@ -75,9 +88,13 @@ def test_timescale_claims(study):
         assert all(ts["h"]["half_life"][l]["mean"] <= 5 for l in layers), name
         # "every layer rewrites about as much of its h as it holds" (step sizes near one)
         assert all(0.7 <= ts["step_size"][l]["mean"] <= 1.4 for l in layers), name
-        # "what is left in h grows from each layer to the next in the seed means of every stack"
+        # "what is left in h grows from each layer to the next in the seed means of every stack
+        # but one: in the three-layer residual stack, layer 3 keeps a little less than layer 2"
         left_h = [share_left(c) for c in ts["h"]["curve"]]
-        assert left_h == sorted(left_h), name
+        if name == "L3-h128-res":
+            assert left_h[0] < left_h[2] < left_h[1], name
+        else:
+            assert left_h == sorted(left_h), name
         # "in single seeds it often does not"; the note: "by 50 characters, what is left in h is
         # about a hundredth of the peak or less"
         per_seed = list(zip(*(row["values"] for row in ts["h"]["left"]), strict=True))
@@ -158,13 +175,13 @@ def test_bottom_layer_gradient_claims(study):
     for L in (3, 4):  # "from three layers up, layer 1 typically gets three to five times"
         assert 3 <= np.median(late[f"L{L}-h128-res"]) <= 5, L
     assert SETTLED <= 500  # the table reads "from step 500 on": "within a few hundred steps"
-    # §10: "the three- and four-layer plain stacks ... fit even their training text worse than
-    # the two-layer stack ... with residual connections, the same shapes fit it better than any
-    # plain stack"
-    two = mean(plain(study, 2), "train_bpc")
-    assert min(mean(plain(study, L), "train_bpc") for L in (3, 4)) > two
-    best_plain = min(mean(plain(study, L), "train_bpc") for L in (1, 2, 3, 4))
-    assert max(mean(residual(study, L), "train_bpc") for L in (3, 4)) < best_plain
+    # §09: "they fit even their training text no better than the two-layer stack"; §10: "their
+    # training bpc is no better than two layers', while residual stacks of the same shapes are
+    # ahead of every plain stack on the training text too"
+    for L in (3, 4):
+        assert word(plain(study, L), plain(study, 2), "train_bpc") != "ahead", L
+        for P in (1, 2, 3, 4):
+            assert word(residual(study, L), plain(study, P), "train_bpc") == "ahead", (L, P)
 
 
 def test_same_width_latency_claims(study):
@@ -195,16 +212,24 @@ def test_same_width_latency_claims(study):
 
 
 def test_depth_claims(study):
-    """§10 "More layers, same width"."""
-    one, two, three, four = (mean(plain(study, L)) for L in (1, 2, 3, 4))
-    assert two < one  # "a second layer helps"
-    assert min(three, four) > two  # "a third or fourth does not ... no better than two"
-    res = [mean(residual(study, L)) for L in (2, 3, 4)]
-    assert res[0] < one and res == sorted(res, reverse=True)  # "every added layer lowers the mean"
-    # "though from three layers to four by less than the seeds' spread"
-    assert res[1] - res[2] < spread(residual(study, 3)) + spread(residual(study, 4))
-    for L in (2, 3, 4):  # "every residual stack beats the plain stack of the same shape"
-        assert mean(residual(study, L)) < mean(plain(study, L))
+    """§10 "More layers, same width": "With plain stacks, the seeds could not tell any depth from
+    one layer. Two layers have the lowest mean, 0.081 bpc below one layer, but the 95 % interval
+    of that difference runs from −0.170 to +0.009 and includes zero. Three and four layers are not
+    ahead of two either [...] With residual connections from layer 2 up, two layers are ahead of
+    one and three are ahead of two; whether a fourth helps, the seeds could not tell. The residual
+    stacks of three and four layers are ahead of the plain stacks of the same shape; at two layers
+    the seeds could not tell." (the typed numbers are registered in prose_numbers)"""
+    one = plain(study, 1)
+    assert all(unresolved(plain(study, L), one) for L in (2, 3, 4))
+    means = {L: mean(plain(study, L)) for L in (1, 2, 3, 4)}
+    assert min(means, key=means.get) == 2
+    assert all(word(plain(study, L), plain(study, 2)) != "ahead" for L in (3, 4))
+    assert word(residual(study, 2), one) == "ahead"
+    assert word(residual(study, 3), residual(study, 2)) == "ahead"
+    assert unresolved(residual(study, 4), residual(study, 3))
+    assert unresolved(residual(study, 2), plain(study, 2))
+    for L in (3, 4):
+        assert word(residual(study, L), plain(study, L)) == "ahead", L
 
 
 def test_budget_claims(study):
@@ -215,15 +240,13 @@ def test_budget_claims(study):
     ref = by_layers[3]["params"]
     assert all(abs(cfg["params"] / ref - 1) <= 0.02 for cfg in budget.values())  # "within 2 %"
     one, two = by_layers[1], by_layers[2]
-    # §12: "at one budget no plain stack beat a single wide layer"
-    assert all(mean(cfg) > mean(one) for L, cfg in by_layers.items() if L > 1)
-    # "the single wide layer and the two-layer stack end level with each other"
-    assert tied(gap(two, one))
-    # "each added layer after that costs held-out bpc"; the card "Width is enough when…": "a
-    # plain wide layer beat plain stacks of three and four layers of the same cost, and tied the
-    # two-layer one"
-    assert mean(by_layers[4]) > mean(by_layers[3]) > max(mean(one), mean(two))
-    assert all(not tied(gap(by_layers[L], one)) for L in (3, 4))
+    # "Three and four plain layers are behind the wide layer, and three are behind two; the
+    # seeds could not tell two layers from the wide one"; the card "Width is enough when…": "a
+    # plain wide layer was ahead of plain stacks of three and four layers of the same cost; the
+    # seeds could not tell it from the two-layer one"
+    assert all(word(by_layers[L], one) == "behind" for L in (3, 4))
+    assert word(by_layers[3], two) == "behind"
+    assert unresolved(two, one)
     # "the curves never cross" (the deep ones stay above the shallow ones)
     for shallow in (1, 2):
         for deep in (3, 4):
@@ -237,19 +260,24 @@ def test_budget_claims(study):
     assert all(latency[L - 1] / latency[0] < 0.75 * L for L in (2, 3, 4))
     step = [timing[names[L]]["train_step_ms"] for L in (1, 2, 3, 4)]
     assert all(s / step[0] <= 1.15 for s in step)
-    # "the residual stack of three layers of 128 ... exactly the plain one's parameters ...
-    # ties the wide layer within the seeds' spread"
+    # "The residual stack of three layers of 128 has exactly the plain one's parameters. Unlike
+    # the plain stack, it is not behind the wide layer: the seeds could not tell the two apart"
     res3 = residual(study, 3)
     assert res3["params"] == plain(study, 3)["params"]
-    assert tied(gap(res3, one))
-    # "the best mean score was the four-layer residual stack's, within the seeds' spread of the
-    # three-layer residual stack and the wide layer, and with a third more parameters"
+    assert unresolved(res3, one)
+    # "The best mean score, the four-layer residual stack's, came with a third more parameters,
+    # and the seeds could not tell it from either"
     res4 = residual(study, 4)
     everything = [*study["depth"].values(), *budget.values()]
     assert mean(res4) == min(mean(c) for c in everything)
     for rival in (res3, one):
-        assert tied(gap(rival, res4))
+        assert unresolved(rival, res4)
     assert 1.25 <= res4["params"] / ref <= 1.4
+    # the card "Depth pays when…": "a third layer put a stack ahead only with residual
+    # connections, and even then not ahead of one wide layer of the same cost"
+    assert word(res3, residual(study, 2)) == "ahead"
+    assert word(plain(study, 3), plain(study, 2)) != "ahead"
+    assert word(res3, one) != "ahead"
 
 
 def test_learning_rates_are_the_studys(study):
@@ -259,26 +287,29 @@ def test_learning_rates_are_the_studys(study):
 
 def test_budget_curve_claims(study):
     """§10: "the gap between the wide layer and the plain three-layer stack shrank over the first
-    third of training, then stayed between 0.13 and 0.17 bpc ... after step 2,500 no two curves
-    changed places ... most runs ended at the 6,000-step cap"."""
+    third of training, then stayed between 0.11 and 0.15 bpc ... The three- and four-layer
+    stacks' curves never changed places with another; the wide layer's and the two-layer
+    stack's, which the seeds could not tell apart at the end, last did at step 5,000 ... most
+    runs ended at the 6,000-step cap"."""
     budget = {cfg["layers"]: cfg for cfg in study["budget"].values()}
     wide, deep = budget[1]["curve"], budget[3]["curve"]
     gap = {s: deep["mean"][deep["step"].index(s)] - wide["mean"][wide["step"].index(s)]
            for s in wide["step"] if s in deep["step"]}
     assert gap[min(gap)] > 2 * gap[max(gap)]  # "from more than twice its final size"
     late = [g for s, g in gap.items() if s >= base_job(76).train.max_steps // 3]  # "first third"
-    assert 0.13 <= min(late) and max(late) <= 0.17  # "stayed between 0.13 and 0.17 bpc"
-    names = list(study["budget"])
-    swaps = [crossing(study["budget"][a]["curve"], study["budget"][b]["curve"])
-             for i, a in enumerate(names) for b in names[i + 1:]]
-    assert max(s or 0 for s in swaps) <= 2500
+    assert 0.11 <= min(late) and max(late) <= 0.15  # "stayed between 0.11 and 0.15 bpc"
+    swaps = {(a, b): crossing(budget[a]["curve"], budget[b]["curve"])
+             for a in budget for b in budget if a < b}
+    assert all(swap is None for (a, b), swap in swaps.items() if b >= 3)  # "never changed places"
+    assert swaps[(1, 2)] == 5000                                        # "last did at step 5,000"
+    assert unresolved(budget[2], budget[1])            # "which the seeds could not tell apart"
     stops = [stop for cfg in study["budget"].values() for stop in cfg["stopped"]]
     assert sum(stop == "max_steps" for stop in stops) > len(stops) / 2
     # "the four-layer stack's [gap may narrow] most, as on average it was still improving
     # fastest when the cap came; the three-layer stack's gap had held steady for two thirds"
     late_gain = {L: np.mean(cfg["late_gain"]) for L, cfg in budget.items()}
     assert max(late_gain, key=late_gain.get) == 4
-    assert base_job(76).train.max_steps == 6000 and "6,000-step cap" in page_text("10-verdict.md")
+    assert states(page_text("10-verdict.md"), base_job(76).train.max_steps)  # "the 6,000-step cap"
 
 
 def test_depth_data_claims(study):
@@ -287,45 +318,69 @@ def test_depth_data_claims(study):
     from stacklib.corpus import shakespeare
 
     text, corpus = page_text("10b-depth-and-data.md"), shakespeare()
-    assert f"{DATA_SIZES[0]:,} characters (about a quarter of one play)" in text
+    # "31,250 characters (about a quarter of one play) to all 3.9 million"
+    assert states(text, DATA_SIZES[0]) and states(text, f"{len(corpus.train.text) / 1e6:.1f}")
     assert 0.2 <= DATA_SIZES[0] / (len(corpus.train.text) / len(corpus.train.names)) <= 0.3
-    assert f"all {len(corpus.train.text) / 1e6:.1f} million" in text
     full = {L: plain(study, L) for L in (1, 3)}
     rows = {L: [*sorted((c for c in study["data"].values() if c["layers"] == L),
                         key=lambda c: c["train_chars"]), full[L]] for L in (1, 3)}
-    diff = [mean(d) - mean(o) for o, d in zip(rows[1], rows[3], strict=True)]
-    assert diff[0] > 0.1 and diff[1] > 0.1  # "on the smallest sets ... clearly worse"
-    assert mean(rows[3][0], "train_bpc") > mean(rows[1][0], "train_bpc")  # "fits even its own"
-    assert diff == sorted(diff, reverse=True)  # "shrinks with every step up in data"
-    # "it trails the single layer on every smaller set": three plain layers never paid
-    assert all(d > spread(o) + spread(t) for d, o, t in zip(diff[:-1], rows[1], rows[3],
-                                                             strict=False))
-    assert abs(diff[-1]) <= spread(full[1]) + spread(full[3])  # "level within the spread"
     sizes = [c["train_chars"] for c in rows[1][:-1]]
-    for i, n in enumerate([*sizes, len(corpus.train.text)]):  # "from half a million up"
-        if n >= 500_000:
-            assert mean(rows[3][i], "train_bpc") < mean(rows[1][i], "train_bpc")
-            assert mean(rows[3][i]) >= mean(rows[1][i]) - spread(rows[1][i]) - spread(rows[3][i])
-    gaps = {L: [mean(c) - mean(c, "train_bpc") for c in rows[L]] for L in (1, 3)}
-    for L in (1, 3):  # "the gap is smallest on the full set"
-        assert gaps[L][-1] == min(gaps[L]) and gaps[L][-1] < 0.3
-    # "for the single layer [it] falls with every step up in data ... for the three-layer stack
-    # ... it is wider at 125,000 characters than at 31,250"
-    assert gaps[1] == sorted(gaps[1], reverse=True) and gaps[3][1] > gaps[3][0]
-    i = sizes.index(500_000)  # "at half a million its gap is the wider ...; on the full set level"
-    assert gaps[3][i] > gaps[1][i] + 0.05 and abs(gaps[3][-1] - gaps[1][-1]) < 0.02
-    # "fewer passes ... about five times ... thirty times ... the single layer's training bpc is
-    # higher on the full set than on half a million characters"
+    # "On every training set smaller than the full one, the three-layer stack is behind the single
+    # layer on the test plays. On the very smallest its mean training bpc is higher too, but its
+    # seeds scatter too widely to resolve that."
+    assert all(word(deep, one) == "behind" for one, deep in zip(rows[1][:-1], rows[3][:-1],
+                                                                 strict=True))
+    smallest = versus(rows[3][0], rows[1][0], "train_bpc")
+    assert smallest.diff > 0 and not smallest.apart
+    # "The deep stack's disadvantage shrinks as the data grows, a trend its 95 % interval
+    # resolves. On the full training plays the seeds cannot tell the two apart"
+    trend = slope([*sizes, len(corpus.train.text)],
+                  [versus(deep, one) for one, deep in zip(rows[1], rows[3], strict=True)])
+    assert trend["resolved"] and trend["per_doubling"] < 0
+    assert unresolved(full[3], full[1])
+    # the closing paragraph: "the plain three-layer stack does not even fit its training text
+    # better than one layer" (on little real text: the two smallest sets)
+    assert all(word(rows[3][i], rows[1][i], "train_bpc") != "ahead" for i in (0, 1))
+    # "At half a million characters, the three-layer stack is ahead of the single layer on its
+    # training text but behind it on the held-out plays: its gap between training and test is the
+    # wider of the two. On the full set the seeds cannot tell the two stacks apart on either
+    # score, or on their gaps."
+    i = sizes.index(500_000)
+    assert word(rows[3][i], rows[1][i], "train_bpc") == "ahead"
+    assert word(rows[3][i], rows[1][i]) == "behind"
+
+    def gap(c):
+        """Each seed's test bpc minus its training bpc."""
+        return {"gap": {"values": [t - tr for t, tr in zip(c["test_bpc"]["values"],
+                                                           c["train_bpc"]["values"],
+                                                           strict=True)]}}
+
+    assert word(gap(rows[3][i]), gap(rows[1][i]), "gap") == "behind"  # wider: more bits
+    for key in ("test_bpc", "train_bpc"):
+        assert unresolved(full[3], full[1], key), key
+    assert unresolved(gap(full[3]), gap(full[1]), "gap")
+    # "The gap is smallest on the full set. For the single layer, [it] falls with every step up
+    # in data. For the three-layer stack it falls with every step from 125,000 characters up;
+    # from 31,250 to 125,000 [...] the seeds cannot tell."
+    for L in (1, 3):
+        assert all(word(gap(rows[L][-1]), gap(c), "gap") == "ahead" for c in rows[L][:-1]), L
+    steps = {L: [word(gap(b), gap(a), "gap") for a, b in zip(rows[L], rows[L][1:], strict=False)]
+             for L in (1, 3)}
+    assert steps[1] == ["ahead"] * 3
+    assert steps[3][0] == "not resolved" and steps[3][1:] == ["ahead"] * 2
+    # the single layer's training bpc "is higher on the full set than on half a million
+    # characters"
+    assert word(full[1], rows[1][i], "train_bpc") == "behind"
+    # "fewer passes ... about five times ... thirty times"
     subsets = [c["epochs"]["mean"] for L in (1, 3) for c in rows[L][:-1]]
     assert round(full[1]["epochs"]["mean"]) == 5 and round(min(subsets)) >= 30
-    assert mean(full[1], "train_bpc") > mean(rows[1][i], "train_bpc")
     capped = {L: [sum(stop == "max_steps" for stop in c["stopped"]) for c in rows[L]]
               for L in (1, 3)}
     for L in (1, 3):  # "on the full set most runs reach the step cap first"
         assert capped[L][-1] > len(SEEDS) / 2
     # "as does one run on half a million characters": the only capped run on a smaller set
     assert sum(capped[1][:-1]) + sum(capped[3][:-1]) == 1
-    assert capped[3][sizes.index(500_000)] == 1 and "one run on half a million" in text
+    assert capped[3][sizes.index(500_000)] == 1
     for L in (1, 3):  # the table's note: a capped run had all but converged, lr halved >= 3x
         for c in rows[L]:
             for gain, halved, stop in zip(c["late_gain"], c["lr_halvings"], c["stopped"],
@@ -358,24 +413,28 @@ def test_eight_layer_gradient_claims(study):
         res = np.array(res8["gradients"]["weight_grad"])
         assert np.all(res.max(axis=1) / res.min(axis=1) < 20)
         assert np.mean(res.argmax(axis=1) == 0) > 0.9
-        # "a better validation score than a plain three-layer stack reaches in 6,000 steps"
+        # "a lower mean validation score than a plain three-layer stack reaches in 6,000, though
+        # three seeds do not resolve the difference"
         assert mean(res8, "val_bpc") < mean(plain(study, 3), "val_bpc")
+        assert word(res8, plain(study, 3), "val_bpc") == "not resolved"
         # "stayed below the threshold at every step we recorded"
         assert plain8["gradients"]["over_clip"]["mean"] == 0
         assert res8["gradients"]["over_clip"]["mean"] == 0
         assert max(plain8["gradients"]["max_grad_norm"]["values"]
                    + res8["gradients"]["max_grad_norm"]["values"]) < 1.0
     # "the plain stacks ran identically with and without it. The residual ones already differed at
-    # the first recorded step ...; they ended within their seeds' spread of each other"
+    # the first recorded step ... All the same, clipped and unclipped residual stacks ended
+    # equivalent: the 90 % interval of their difference lies inside the margin"; §12's recipe:
+    # clipping "changed no result: clipped and unclipped runs ended equivalent"
     assert (_deep(study, False, True)["val_bpc"]["values"]
             == _deep(study, False, False)["val_bpc"]["values"])
     clipped, unclipped = _deep(study, True, True), _deep(study, True, False)
     assert clipped["gradients"]["weight_grad"][0] != unclipped["gradients"]["weight_grad"][0]
-    seeds = max(np.ptp(c["val_bpc"]["values"]) for c in (clipped, unclipped))
-    assert abs(mean(clipped, "val_bpc") - mean(unclipped, "val_bpc")) < seeds
+    assert word(clipped, unclipped, "val_bpc") == "equivalent"
     text = page_text("09-vanishing-paths.md")
-    assert f"{SHORT_STEPS:,} steps" in text and "(one in 25)" in text
-    assert _deep(study, True, True)["gradients"]["steps"][:2] == [25, 50]
+    # "their first 1,500 steps", "at every step we recorded (one in 25)"
+    every = _deep(study, True, True)["gradients"]["steps"]
+    assert states(text, SHORT_STEPS) and states(text, every[0]) and every[:2] == [25, 50]
 
 
 def test_learning_rate_claims(study):
@@ -384,11 +443,10 @@ def test_learning_rate_claims(study):
 
     rates = {int(L): {float(lr): v for lr, v in by.items()}
              for L, by in study["lr"]["val_bpc"].items()}
-    low, own = sorted(rates[1])
-    assert own == base_job(76).train.lr and "a lower learning rate than the study's" in \
-        page_text("09-vanishing-paths.md")
+    low, own = sorted(rates[1])  # "a lower learning rate than the study's"
+    assert low < own == base_job(76).train.lr
     one = rates[1]  # "for one layer, the lower rate lags behind the study's"
-    assert one[low]["mean"] > one[own]["mean"] + one[low]["std"] + one[own]["std"] + 0.03
+    assert compare(one[low]["values"], one[own]["values"]).verdict == "behind"
     unigram = shakespeare().unigram_bits()  # "at both rates the stack stayed at the unigram level"
     assert sorted(rates[8]) == [low, own]
     assert all(abs(v["mean"] - unigram) < 0.05 for v in rates[8].values())
@@ -401,7 +459,8 @@ def test_budget_table_counts_in_the_convention_it_names():
     from stacklib.params import count_params
 
     table = (DOCS / "generated/partials/shakespeare_budget.md").read_text(encoding="utf-8")
-    assert "(PyTorch's convention, two bias vectors per layer)" in table
     row = next(line for line in table.splitlines() if re.match(r"\| 1\W+268 \|", line))
-    counted = count_params("lstm", BASE["embed_size"], 268, 1, framework="torch")
-    assert row.split("|")[2].strip() == f"{counted:,}"
+    counted = {fw: count_params("lstm", BASE["embed_size"], 268, 1, framework=fw)
+               for fw in ("torch", "keras")}
+    assert counted["torch"] != counted["keras"]  # the convention changes the count
+    assert row.split("|")[2].strip() == f"{counted['torch']:,}" and "PyTorch" in table

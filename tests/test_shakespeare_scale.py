@@ -12,6 +12,7 @@ from scripts.generation import shakespeare_scale
 from scripts.generation.figures import mpl
 from scripts.study import plan as study
 from scripts.study.summary import config_name, scale_summary
+from scripts.study.verdict import compare
 
 
 @pytest.fixture(scope="module")
@@ -42,12 +43,15 @@ def test_every_budget_compares_its_shapes_with_its_wide_layer(quick):
         for shape, c in budget["shapes"].items():
             assert c["test_bpc"]["values"] == by_name[c["name"]]
             if shape == "1 wide layer":
-                assert shape not in budget["gap"]
+                assert shape not in budget["versus_wide"]
                 continue
-            gap = budget["gap"][shape]
-            assert gap["mean"] == pytest.approx(c["test_bpc"]["mean"] - wide["test_bpc"]["mean"])
-            assert gap["margin"] == pytest.approx(c["test_bpc"]["std"]
-                                                  + wide["test_bpc"]["std"])
+            versus = budget["versus_wide"][shape]
+            assert versus == compare(c["test_bpc"]["values"],
+                                     wide["test_bpc"]["values"]).as_dict()
+            assert versus["diff"] == pytest.approx(c["test_bpc"]["mean"]
+                                                   - wide["test_bpc"]["mean"])
+    # a trend per deeper LSTM shape trained at more than one budget
+    assert set(scale["trend"]) == {shape for b in budgets[:-1] for shape in b["versus_wide"]}
     # plain stacks only below the reference budget's double; the GRU at the reference budget
     assert set(budgets[-1]["shapes"]) == {"1 wide layer", "3 residual layers"}
     assert all(c["name"].endswith("-gru") for c in scale["gru"]["shapes"].values())

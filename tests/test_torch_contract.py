@@ -30,18 +30,29 @@ def test_parameters_have_torch_nn_names_shapes_and_init(cell, bias):
 
 
 def test_cells_table_names_torch_nn_and_the_language_models_layers():
-    """config.CELLS, the one table of the cells: its torch.nn class (the layer stacklib.lm
-    builds), its gate blocks (W_ih's rows / H), its gate names (one per block, but the plain
-    RNN's)."""
+    """config.CELLS, the one table of the cells, agrees with torch.nn wherever torch.nn has the
+    cell: its class (the layer stacklib.lm builds), its gate blocks (W_ih's rows / H), its gate
+    names (one per block, or none), its parameters' names, a memory c beside h, and a choice of
+    nonlinearity. A cell torch.nn lacks is refused by name where its class is asked for."""
     from stacklib.lm.model import LM, LMConfig
 
     for cell, kind in CELLS.items():
+        if kind.torch_nn is None:
+            with pytest.raises(ValueError, match=r"cell: torch\.nn has no"):
+                torch_nn_class(cell)
+            continue
         module = torch_nn_class(cell)(3, 4)
         assert type(module) is getattr(nn, kind.torch_nn)
         lm = LM(LMConfig.of(10, embed_size=3, hidden_size=4, cell=cell))
         assert type(lm.layers[0]) is type(module)
         assert module.weight_ih_l0.shape[0] == kind.gates * 4
-        assert len(kind.gate_names) == (0 if cell == "rnn" else kind.gates)
+        assert len(kind.gate_names) in (0, kind.gates)
+        names = [name for name, _ in module.named_parameters()]
+        assert names == list(StackConfig(3, 4, cell=cell).layer_params(0))
+        _, state = module(torch.zeros(2, 1, 3))
+        assert isinstance(state, tuple) is kind.cell_state
+        assert StackConfig(3, 4, cell=cell).cell_state is kind.cell_state
+        assert hasattr(module, "nonlinearity") is (len(kind.nonlinearities) > 1)
 
 
 def test_layer_norm_starts_as_the_identity_again_after_reset_parameters():

@@ -3,9 +3,10 @@ runs on fresh seeds under a cap fixed from the search (scripts/study/tuned.py)."
 
 from __future__ import annotations
 
-import itertools
+from itertools import pairwise
 
 import pytest
+from tuned_scores import search_bpc, unrecorded
 
 from scripts.study import tuned
 from scripts.study.plan import base_job
@@ -40,7 +41,7 @@ def test_stage_a_is_the_same_grid_for_every_shape_on_validation_only():
     rates = sorted({lr for lr, _ in next(iter(grids.values()))})
     assert rates[0] == pytest.approx(1.5e-3) and rates[-1] == pytest.approx(9e-3)
     assert all(b / a == pytest.approx(rates[1] / rates[0], rel=0.05)
-               for a, b in itertools.pairwise(rates))   # log-spaced
+               for a, b in pairwise(rates))   # log-spaced
     assert decided == {"winners": dict.fromkeys(tuned.shapes(base_job(VOCAB), SEARCH)),
                        "cap": None}
 
@@ -69,13 +70,9 @@ def _search_done(b_steps=(6000, 7000, 8000, 9000, 10000, 11000, 12000, 20000)):
     steps = iter(b_steps)
     for _ in range(3):
         runs, _ = tuned.plan(VOCAB, records)
-        for run in runs:
-            if run.name in records:
-                continue
-            m, t = run.job.model, run.job.train
-            val = 3.0 - t.lr - 0.01 * (m.forget_bias or 0) + abs(m.dropout - 0.2)
-            records[run.name] = {"val_bpc": val, "steps": next(steps) if run.group == "B"
-                                 else t.max_steps}
+        for run in unrecorded(runs, records):
+            records[run.name] = {"val_bpc": search_bpc(run), "steps": next(steps)
+                                 if run.group == "B" else run.job.train.max_steps}
     return records
 
 

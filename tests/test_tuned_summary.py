@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from tuned_scores import search_bpc, unrecorded
 
-from scripts.generation import tuned_search
+from scripts.generation import tuned_search, tuned_verdict
 from scripts.generation.figures import mpl
 from scripts.generation.tuned_records import STUDY
 from scripts.generation.write import Output
@@ -41,13 +42,11 @@ def _study(deep_edge: float = -0.02):
     records = {}
     for _ in range(4):
         runs, decided = tuned.plan(VOCAB, records)
-        for run in runs:
-            if run.name in records:
-                continue
+        for run in unrecorded(runs, records):
             m, t = run.job.model, run.job.train
             if run.group in ("A", "A2", "B"):
-                val = 3.0 - t.lr - 0.01 * (m.forget_bias or 0) + abs(m.dropout - 0.2)
-                records[run.name] = _record(run, val, 6000 if run.group == "B" else t.max_steps)
+                records[run.name] = _record(run, search_bpc(run),
+                                            6000 if run.group == "B" else t.max_steps)
             else:
                 test = 2.1 + 0.001 * t.seed + (0 if m.num_layers == 1 else deep_edge)
                 plays = {p: test + 0.01 * k for k, p in enumerate(PLAYS)}
@@ -123,3 +122,21 @@ def test_the_search_generator_refuses_an_incomplete_search(tmp_path):
     del records[b]
     with pytest.raises(FileNotFoundError, match="search is not complete"):
         tuned_search.run(_docs(tmp_path, records))
+
+
+def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
+    _, records, decided = _study(-0.02)
+    tuned_verdict.run(_docs(tmp_path, records))
+    v = json.loads((tmp_path / "docs/generated/data/tuned_verdict.json").read_text())
+    assert [b["group"] for b in v["budgets"]] == sorted(tuned_verdict.SHOWN,
+                                                         key=lambda g: float(g[1:]))
+    assert v["cap"] == decided["cap"] and v["deep_residual_minus_plain"]["n"] == [3, 3]
+    table = (tmp_path / "docs/generated/partials/tuned_verdict.md").read_text()
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    shapes = sum(len(b["shapes"]) for b in v["budgets"])
+    assert len(rows) == 1 + shapes
+    verdicts = [vs["verdict"] for b in v["budgets"] for vs in b["versus_wide"].values()]
+    assert set(verdicts) == {"ahead"} and table.count("| ahead |") == len(verdicts)
+    for name in ("tuned_verdict", "tuned_deep"):
+        for layout in ("", ".phone"):
+            assert (tmp_path / f"docs/generated/figures/{name}{layout}.svg").is_file()

@@ -8,7 +8,9 @@
    mounts, after a resize, when a content tab opens. Requests are coalesced into one run when
    the page is idle: reading scrollWidth right after a DOM change forces a layout (one per
    widget, a long task on a slow phone), while at idle time the layout is already done.
-   StackA11y.pending is true until that run has looked at every scroller. */
+   What scripts and tests can wait on, rather than on time: StackA11y.pending is true from the
+   moment a run is due (a resize's included) until it has looked at every scroller, and
+   <html data-blocks> turns "drawn" once every block skipped at load is drawn. */
 (function () {
   "use strict";
   if (window.StackA11y) return;
@@ -21,6 +23,7 @@
   // drawn, not before: measuring it would lay it out now.
   const scrollersLeft = [];
   let askedAgain = false;
+  let running = false; // a run is queued or under way
   const drawn = (scroller) => {
     const content = scroller.firstElementChild;
     return !content || !content.checkVisibility ||
@@ -45,7 +48,7 @@
     else if (askedAgain) { // the page changed meanwhile (a widget mounted): look again
       askedAgain = false;
       idle(patch);
-    } else request.pending = false;
+    } else running = false;
   };
 
   const patch = () => {
@@ -58,20 +61,23 @@
     checkScrollers({ timeRemaining: () => 0 }); // at least one now, the rest when idle
   };
 
+  let resizeTimer = 0;
   const request = (window.StackA11y = () => {
-    if (request.pending) {
+    if (running) {
       askedAgain = true;
       return;
     }
-    request.pending = true;
+    running = true;
     idle(patch);
   });
-  request.pending = false;
+  Object.defineProperty(request, "pending", { get: () => running || resizeTimer !== 0 });
 
-  let resizeTimer = 0;
   addEventListener("resize", () => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(request, 200);
+    resizeTimer = setTimeout(() => {
+      resizeTimer = 0;
+      request();
+    }, 200);
   });
   // A table in a content tab not yet chosen has no width: look again when a tab opens, and
   // when the browser draws a block it had skipped.
@@ -81,8 +87,10 @@
   document.addEventListener("contentvisibilityautostatechange", (event) => {
     if (!event.skipped) request();
   }, true);
-  // A link to a heading is followed before the widgets above it mount and change height: until
-  // the reader scrolls, clicks or types, each run puts the heading back where the link led.
+  // A link to a heading is followed before the widgets above it mount and the skipped blocks
+  // above it are drawn, which change their heights: until the reader scrolls, clicks or types,
+  // each run (one follows the last block drawn) puts the heading back where the link led, below
+  // the header (its scroll margin, lecture.css).
   for (const event of ["wheel", "touchstart", "keydown", "mousedown"]) {
     addEventListener(event, () => {
       heldHeading = null;
@@ -97,17 +105,23 @@
   // out whole (the reader may land anywhere in it), but for its notebook cells, drawn likewise.
   let blocksLeft = [];
   const TURN_MS = 8;
+  // At least one block a turn: on a busy page the idle callback comes on its timeout, with no
+  // idle time left, and the blocks must still be drawn.
   const drawBlocks = (deadline) => {
     const start = performance.now();
-    while (blocksLeft.length && deadline.timeRemaining() > 0 &&
-           performance.now() - start < TURN_MS) {
+    do {
       const block = blocksLeft.shift();
-      if (!block.isConnected) continue;
+      if (!block || !block.isConnected) continue;
       block.style.contentVisibility = "visible";
       block.getBoundingClientRect(); // laid out now, inside this turn
+    } while (blocksLeft.length && deadline.timeRemaining() > 0 &&
+             performance.now() - start < TURN_MS);
+    if (blocksLeft.length) {
+      idle(drawBlocks);
+    } else {
+      document.documentElement.dataset.blocks = "drawn";
+      request(); // tables in the blocks drawn: are they wide? (and the held heading, in place)
     }
-    if (blocksLeft.length) idle(drawBlocks);
-    else request(); // tables in the blocks drawn: are they wide?
   };
   // The article's blocks, and a notebook's code cells (skipped on every page: lecture.css).
   const SKIPPABLE = ".md-typeset > *, .jupyter-wrapper .jp-Notebook > .jp-CodeCell";
@@ -119,6 +133,7 @@
 
   let firstPage = true;
   const onPage = () => {
+    document.documentElement.dataset.blocks = "waiting";
     const id = decodeURIComponent(location.hash.slice(1));
     heldHeading = id ? document.getElementById(id) : null;
     request();

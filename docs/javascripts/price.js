@@ -1,6 +1,7 @@
 /* §05 price a stack: parameter counts of stacked RNN, GRU and LSTM for any depth and size, in
-   PyTorch's or Keras' convention (generated/data/params.json gives the gate counts, bias
-   conventions, defaults and slider ranges; the tests compare every count with stacklib). */
+   PyTorch's or Keras' convention (generated/data/params.json gives the cells and their names,
+   gate counts, bias conventions, defaults and slider ranges; the tests compare every count with
+   stacklib). */
 StackWidgets.register("price", {
   title: "Price a stack: parameters of stacked RNN, GRU and LSTM",
   data: ["generated/data/params.json"],
@@ -8,10 +9,9 @@ StackWidgets.register("price", {
   mount(ctx, params) {
     const { h, formatInt, radioGroup, slider, table } = StackWidgets;
     const defaults = params.defaults;
-    const NAMES = { rnn: "Stacked RNN", gru: "Stacked GRU", lstm: "Stacked LSTM" };
+    const { cells: CELLS, cell_names: NAMES, cell_titles: TITLES } = params;
     const COLUMNS = ["layer", "fan_in", "input_weights", "recurrent_weights", "biases", "total"];
-    const CELLS = Object.keys(NAMES);
-    const state = { cell: "lstm", framework: "torch", layers: defaults.num_layers,
+    const state = { cell: defaults.cell, framework: "torch", layers: defaults.num_layers,
       hidden: defaults.hidden_size, input: defaults.input_size };
 
     /** Per-layer counts, as stacklib.params.param_breakdown: G gate blocks of H units, each with
@@ -36,7 +36,7 @@ StackWidgets.register("price", {
       const gates = params.gates[cell];
       const total = h("span.w-big", { "data-count": cell });
       const card = h("button.w-card", { type: "button", onclick: () => choose(cell) },
-        h("span.w-strong", NAMES[cell]),
+        h("span.w-strong", TITLES[cell]),
         h("span", { text: `${gates} gate block${gates > 1 ? "s" : ""} / layer` }), total);
       cards[cell] = [card, total];
     }
@@ -55,8 +55,8 @@ StackWidgets.register("price", {
       const { layers, hidden, input, framework, cell } = state;
       const biasVectors = params.bias_vectors[framework][cell];
       const gates = params.gates[cell];
-      tbody.parentNode.caption.textContent = `${NAMES[cell]}, L = ${layers}, H = ${hidden}, ` +
-        `D = ${input} (${framework === "torch" ? "PyTorch" : "Keras"} convention: ` +
+      tbody.parentNode.caption.textContent = `${TITLES[cell]}, L = ${layers}, ` +
+        `H = ${hidden}, D = ${input} (${framework === "torch" ? "PyTorch" : "Keras"} convention: ` +
         `${biasVectors} bias vector${biasVectors > 1 ? "s" : ""} per gate block)`;
       tbody.replaceChildren(...breakdown(cell).map((row) => h("tr", {
         class: row.layer === 2 && input !== hidden ? "w-jump" : null, // where fan-in changes
@@ -75,7 +75,7 @@ StackWidgets.register("price", {
       Object.assign(ctx.el.dataset, { cell, fw: framework, layers, hidden, input });
     };
 
-    const cellChoice = radioGroup("Cell", CELLS.map((cell) => [cell, cell.toUpperCase()]),
+    const cellChoice = radioGroup("Cell", CELLS.map((cell) => [cell, NAMES[cell]]),
       state.cell, choose);
     const sizeSlider = (label, key, range) => slider(label, { ...params.sliders[range],
       value: state[key] }, String, (value) => {

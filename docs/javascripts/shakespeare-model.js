@@ -1,27 +1,30 @@
-/* The live Shakespeare stack's model in plain JavaScript (used by shakespeare-live.js): the
-   weights (generated/data/shakespeare_live_weights.js, loaded by a <script> tag so that it also
-   works from file://), one LSTM step per layer as torch.nn.LSTM computes it, the readout, and
-   sampling with a seeded generator. Arithmetic is in double precision; the weights are the
-   float32 numbers q * s of the int8 export (scripts/generation/shakespeare_live.py), so the
-   browser test compares with torch's float64 pass of the same weights. */
+/* The live Shakespeare models in plain JavaScript (used by shakespeare-live.js): their weights
+   (generated/data/shakespeare_live_<role>.js, each loaded by a <script> tag so that it also
+   works from file://), one LSTM step per layer as torch.nn.LSTM computes it, the readout, the
+   bits a character cost, and sampling with a seeded generator. Arithmetic is in double
+   precision; the weights are the float32 numbers q * s of the int8 export
+   (scripts/generation/shakespeare_live.py), so the browser test compares with torch's float64
+   pass of the same weights. */
 (function () {
   "use strict";
   // The site root: where this script was loaded from (the weights' path is relative to it).
   const siteRoot = document.currentScript.src.replace(/javascripts\/[\w-]+\.js([?#].*)?$/, "");
 
-  /** The bytes of a base64 string. */
-  const bytesOf = (text) => {
-    const raw = atob(text);
-    const out = new Uint8Array(raw.length);
-    for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
-    return out;
-  };
-
   /** Every tensor as a Float32Array (int8 rows times their float32 scale, rounded to float32
-      as torch's q.float() * s is), by its state-dict name. */
-  const tensorsOf = (packed) => {
-    const codes = new Int8Array(bytesOf(packed.int8).buffer);
-    const floats = new Float32Array(bytesOf(packed.float32).buffer);
+      as torch's q.float() * s is), by its state-dict name. A generator: it pauses (yields)
+      every 64k numbers, so that decoding a model never holds the page for long. */
+  function* decoding(packed) {
+    const bytes = function* (text, Type) { // base64 -> a typed array of its bytes
+      const raw = atob(text);
+      const view = new Uint8Array(raw.length);
+      for (let i = 0; i < raw.length; i++) {
+        view[i] = raw.charCodeAt(i);
+        if ((i & 0xffff) === 0xffff) yield;
+      }
+      return new Type(view.buffer);
+    };
+    const codes = yield* bytes(packed.int8, Int8Array);
+    const floats = yield* bytes(packed.float32, Float32Array);
     const out = {};
     for (const t of packed.tensors) {
       const size = t.shape.reduce((a, b) => a * b, 1);
@@ -34,16 +37,17 @@
       for (let r = 0; r < t.shape[0]; r++) {
         const scale = floats[t.scales + r];
         for (let c = 0; c < cols; c++) w[r * cols + c] = codes[t.codes + r * cols + c] * scale;
+        if (r % Math.ceil(65536 / cols) === 0) yield;
       }
       out[t.name] = w;
     }
     return out;
-  };
+  }
 
-  /** The model: per layer one matrix [W_ih | W_hh] (4H rows: gates i, f, g, o) and the two
-      biases summed; the embedding and the readout. */
-  function Model(packed) {
-    const t = tensorsOf(packed);
+  /** The model, from its packed weights and their decoded tensors `t`: per layer one matrix
+      [W_ih | W_hh] (4H rows: gates i, f, g, o) and the two biases summed; the embedding and
+      the readout. */
+  function Model(packed, t) {
     const H = packed.hidden;
     this.vocab = packed.vocab;
     this.layers = packed.layers;
@@ -130,6 +134,35 @@
     return { state: next, logits };
   };
 
+  /** The bits the model needed for character `id` after `logits`: -log2 softmax(logits)[id]. */
+  const bitsOf = (logits, id) => {
+    let top = -Infinity;
+    for (const z of logits) top = Math.max(top, z);
+    let total = 0;
+    for (const z of logits) total += Math.exp(z - top);
+    return (Math.log(total) + top - logits[id]) / Math.LN2;
+  };
+
+  /** Read character `id` after `now` ({state, logits}: what came before; logits null at the
+      start); fills `entry` with every layer's h, each layer's mean |Δh|, the bits the model
+      needed for the character and the logits of the next; returns the new {state, logits}. */
+  Model.prototype.read = function (now, id, entry) {
+    const H = this.hidden;
+    const out = this.step(now.state, id);
+    entry.h = new Float32Array(this.layers * H);
+    entry.dh = out.state.map((layer, l) => {
+      let moved = 0;
+      for (let k = 0; k < H; k++) {
+        entry.h[l * H + k] = layer.h[k];
+        moved += Math.abs(layer.h[k] - now.state[l].h[k]);
+      }
+      return moved / H;
+    });
+    if (now.logits) entry.bits = bitsOf(now.logits, id);
+    entry.logits = out.logits;
+    return { state: out.state, logits: out.logits };
+  };
+
   /** Probabilities softmax(logits / temperature). */
   const softmax = (logits, temperature = 1) => {
     let top = -Infinity;
@@ -178,56 +211,79 @@
     return best;
   };
 
-  /** The reader's text as the model reads it: at most `limit` characters; one the vocabulary
+  /** The reader's text as the models read it: its last `limit` characters; one the vocabulary
       writes another way (`sameAs`: typographic quotes, dashes, tabs) read as that one; any
       other outside `vocab` kept for display with id -1 and skipped. Returns [[character,
-      id]] and notes saying what was cut, mapped and skipped. */
+      id]], how many characters the text had, and notes saying what was read, mapped and
+      skipped. */
   const readable = (raw, vocab, sameAs, limit) => {
     const text = [...raw.replace(/\r\n?/g, "\n")];
     const mapped = new Set();
     const skipped = new Set();
-    const out = text.slice(0, limit).map((ch) => {
+    const out = text.slice(Math.max(0, text.length - limit)).map((ch) => {
       const use = sameAs[ch] !== undefined ? sameAs[ch] : ch;
       if (use !== ch) mapped.add(ch);
       const id = vocab.indexOf(use);
       if (id < 0) skipped.add(ch);
       return [ch, id];
     });
-    const notes = [];
-    if (text.length > limit) {
-      notes.push(`Only the first ${limit} of ${text.length} characters are read.`);
-    }
-    if (mapped.size) notes.push(`Read as the model's own: ${[...mapped].map((c) =>
+    const count = (n) => n.toLocaleString("en-US");
+    const notes = [text.length > limit
+      ? `Read the last ${count(limit)} of your ${count(text.length)} characters.`
+      : `Read all ${count(text.length)} characters.`];
+    if (mapped.size) notes.push(`Read as the models' own: ${[...mapped].map((c) =>
       `“${shown(c)}” as “${shown(sameAs[c])}”`).join(", ")}.`);
     const listed = [...skipped].slice(0, 12).map((c) => `“${shown(c)}”`).join(" ");
-    if (skipped.size) notes.push("Skipped (not in the model's alphabet, shown struck through): " +
+    if (skipped.size) notes.push("Skipped (not in the models' alphabet, shown struck through): " +
       listed + (skipped.size > 12 ? ` and ${skipped.size - 12} more.` : "."));
-    return { out, notes };
+    return { out, length: text.length, notes };
   };
 
-  /** Load the weights script once (a <script> tag: file:// refuses fetch); `rel` is its path
-      from the site root. */
-  let loading = null;
-  const loadModel = (rel) => {
-    if (!loading) {
-      loading = new Promise((resolve, reject) => {
+  /** Run generator `steps` to its end, the browser's turn between its steps (a message, not
+      a timer: timers nested this deep wait at least 4 ms). */
+  const channel = new MessageChannel();
+  const queued = [];
+  channel.port1.onmessage = () => queued.shift()();
+  const run = (steps) => new Promise((resolve, reject) => {
+    const next = () => {
+      try {
+        const { done, value } = steps.next();
+        if (done) resolve(value);
+        else {
+          queued.push(next);
+          channel.port2.postMessage(0);
+        }
+      } catch (error) {
+        reject(error);
+      }
+    };
+    next();
+  });
+
+  /** Load the weights of model `role` once (a <script> tag: file:// refuses fetch); `rel` is
+      its path from the site root. */
+  const loading = {};
+  const loadModel = (rel, role) => {
+    if (!loading[rel]) {
+      loading[rel] = new Promise((resolve, reject) => {
         const script = document.createElement("script");
         script.src = new URL(rel, siteRoot);
         script.onload = () => {
-          const packed = window.StackShakespeareWeights;
-          if (packed) resolve(new Model(packed));
-          else reject(new Error("the weights script set no weights"));
+          const packed = (window.StackShakespeareWeights || {})[role];
+          if (!packed) reject(new Error(`the weights script set no weights for “${role}”`));
+          else run(decoding(packed)).then((t) => resolve(new Model(packed, t)), reject);
         };
         script.onerror = () => {
-          loading = null; // a later attempt may succeed
+          delete loading[rel]; // a later attempt may succeed
           script.remove();
-          reject(new Error("the model's weights did not load"));
+          reject(new Error("the models' weights did not load"));
         };
         document.head.append(script);
       });
     }
-    return loading;
+    return loading[rel];
   };
 
-  StackWidgets.charModel = { loadModel, softmax, random, draw, Model, shown, top, readable };
+  StackWidgets.charModel = { loadModel, softmax, random, draw, Model, shown, top, readable,
+    bitsOf };
 })();

@@ -1,221 +1,265 @@
-/* The live Shakespeare stack's view (used by shakespeare-live.js): the text it read or wrote,
-   one row of characters at a time with a strip per layer under each character (the chosen
-   feature's cell, or the layer's mean change |Δh|), and the picked character's values and most
-   likely next characters. A character is an entry {ch, id (-1: skipped), gen (written by the
-   stack), h: every layer's state, dh: every layer's mean |Δh|, logits: the scores of what comes
+/* One model's pane of the live Shakespeare widget (used by shakespeare-live.js): the text it read
+   and wrote as real text (selectable, copyable; what the model wrote is marked), in rows of a
+   fixed height, with the model's strips drawn under each row at the text's own character pitch,
+   on one canvas behind the whole pane (a canvas per row made the browser composite a layer per
+   row, every frame, several times the model's own time): one strip per layer (the chosen
+   feature's cell, or the layer's mean change |Δh|) and one for the bits the model needed for
+   the character. The characters' background is the best layer's cell
+   for the feature. A character is an entry {ch, id (-1: skipped), gen (written by the model),
+   h: every layer's state, dh: every layer's mean |Δh|, bits, logits: the scores of what comes
    next}. */
 (function () {
   "use strict";
 
-  StackWidgets.charView = (ctx, live) => {
-    const { h, clamp, formatFixed, charModel } = StackWidgets;
-    const { shown } = charModel;
-    const L = live.model.layers;
-    const H = live.model.hidden;
-    const vocab = live.vocab;
+  const RED = [220, 38, 38];
+  const BLUE = [37, 99, 235];
+  const AMBER = [217, 119, 6];
+  const rgba = ([r, g, b], a) => `rgba(${r},${g},${b},${a.toFixed(3)})`;
+  const MAX_BITS = 8; // a strip is full at 8 bits (a character the model gave 1 chance in 256)
+
+  /** What every pane's layout needs, measured once for all (each measurement makes the
+      browser lay the page out): the monospace pitch, a pane's width and the palette. */
+  StackWidgets.charGeometry = (host, pane) => {
+    const style = getComputedStyle(host);
+    const read = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+    const probe = StackWidgets.h("span.w-sl-line",
+      { style: "position:absolute;visibility:hidden" }, "M".repeat(20));
+    host.append(probe);
+    const pitch = probe.getBoundingClientRect().width / 20 || 8.4;
+    probe.remove();
+    return { pitch, width: pane.clientWidth || 320,
+      colors: { fg: read("--w-fg", "#000"), muted: read("--w-muted", "#777"),
+        layer: [13, 148, 136] } };
+  };
+
+  StackWidgets.charView = (info, features) => {
+    const { h, clamp } = StackWidgets;
+    const L = info.layers;
+    const H = info.hidden;
     const chars = [];
-    let selected = -1;
+    let showing = features[0].name; // a feature's name, or "dh"
 
-    // --- drawing: rows of characters, one strip per layer under each -------------------------
-    // One small canvas per row: a new character repaints its row, not the whole text.
-    const lines = h("div.w-sl-rows", { role: "img" });
-    const view = h("div.w-sl-view", { tabindex: 0, role: "group",
-      "aria-label": "The text, character by character: arrow keys pick a character" });
-    const FONT = "13px ui-monospace, monospace";
-    const TEXT = 18;
-    const STRIP = 11;
-    const GAP = 2;
-    const ROW = TEXT + L * (STRIP + GAP) + 8;
-    const LEFT = 16;
-    let pitch = 10;
+    // --- geometry: rows of characters at the monospace font's pitch ----------------------------
+    const LINE = 20; // a row's text, as widget-figures.css sets it
+    const STRIP = 6;
+    const GAP = 1;
+    const LEFT = 20; // room for the strips' labels, and the text indented by as much
+    const STRIPS = L + 1; // the layers, then the bits
+    const HEIGHT = STRIPS * (STRIP + GAP) + 3;
+    const ROW = LINE + HEIGHT;
+    let pitch = 8.4;
     let perRow = 40;
-    let width = 600;
     let where = []; // per character: [row, column]
-    let canvases = []; // per row: its 2D context
-    let showing = "since_stop"; // a feature's name, or "dh"
-    let colors = {};
+    let rows = []; // per row: its text's line
+    let capacity = 0; // rows the canvas holds
 
-    const place = (t) => {
-      if (t === 0) return [0, 0];
-      const [row, col] = where[t - 1];
-      return chars[t - 1].ch === "\n" || col + 1 >= perRow ? [row + 1, 0] : [row, col + 1];
-    };
-    const feature = () => live.features.find((f) => f.name === showing);
-    /** Layer l's strip value under a character: the cell, signed so that up means more of its
-        feature, in [-1, 1]; or the mean change |Δh| as a share of 0.5, in [0, 1]. */
-    const strip = (entry, l) => {
+    const text = h("div.w-sl-text");
+    const canvas = h("canvas.w-sl-strips", { "aria-hidden": "true" });
+    let draw = canvas.getContext("2d");
+    const cursor = h("div.w-sl-cursor", { hidden: true });
+    const el = h("div.w-sl-pane", { tabindex: 0, role: "group",
+      "aria-label": `${info.label}: the text and what it wrote; arrow keys pick a character` },
+    canvas, text, cursor);
+
+    /** The cell drawn for the feature in layer l, and whether it is flipped. */
+    const cellOf = (l) => info.cells[showing][l];
+    /** Layer l's strip value under a character in [-1, 1] (the cell, flipped so that up means
+        more of its feature), or the mean change |Δh| as a share of 0.5 in [0, 1]. */
+    const value = (entry, l) => {
       if (!entry.h) return null;
       if (showing === "dh") return clamp(entry.dh[l] / 0.5, 0, 1);
-      const cell = feature().cells[l];
+      const cell = cellOf(l);
       return clamp(cell.sign * entry.h[l * H + cell.unit], -1, 1);
     };
+    /** The layer whose cell follows the feature best: it tints the characters. */
+    const tintLayer = () => {
+      if (showing === "dh") return -1;
+      const cells = info.cells[showing];
+      return cells.reduce((best, c, l) => (c.test > cells[best].test ? l : best), 0);
+    };
+    let tinted = -1;
 
-    const addRow = () => {
-      const row = canvases.length;
-      const dpr = window.devicePixelRatio || 1;
-      const canvas = h("canvas", { width: Math.round(width * dpr), height: ROW * dpr,
-        style: `width:${width}px;height:${ROW}px`, onclick: (event) => {
-          const x = event.clientX - canvas.getBoundingClientRect().left - LEFT;
-          const t = where.findIndex(([r, c]) => r === row && c === Math.floor(x / pitch));
-          if (t >= 0) select(t);
-        } });
-      const draw = canvas.getContext("2d");
-      draw.setTransform(dpr, 0, 0, dpr, 0, 0);
-      draw.font = FONT;
-      draw.textAlign = "center";
+    const labels = (row) => {
       draw.fillStyle = colors.muted;
-      for (let l = 0; l < L; l++) draw.fillText(String(l + 1), 6, TEXT + l * (STRIP + GAP) + 9);
-      lines.append(canvas);
-      canvases.push(draw);
+      for (let s = 0; s < STRIPS; s++) {
+        draw.fillText(s < L ? `L${s + 1}` : "bits", 0,
+          row * ROW + LINE + s * (STRIP + GAP) + STRIP / 2 + 1);
+      }
+    };
+    /** A canvas for `count` rows (more than asked: growing clears it, and all is drawn again). */
+    const fitCanvas = (count) => {
+      const dpr = Math.min(2, window.devicePixelRatio || 1); // sharp enough, and a smaller canvas
+      const width = LEFT + (perRow + 2) * pitch;
+      capacity = count;
+      Object.assign(canvas, { width: Math.ceil(width * dpr), height: count * ROW * dpr });
+      Object.assign(canvas.style, { width: `${width}px`, height: `${count * ROW}px` });
+      draw = canvas.getContext("2d");
+      draw.setTransform(dpr, 0, 0, dpr, 0, 0);
+      draw.font = "8px ui-sans-serif, sans-serif";
+      draw.textBaseline = "middle";
+    };
+    // The page shows a new character when `flush` says: each change the browser shows costs it
+    // a frame (layout, paint, compositing), so a writer flushes a few times a second.
+    let shown = 0; // characters in the page so far
+    let attached = 0; // rows in the page so far
+    const addRow = () => {
+      rows.push(h("div.w-sl-line", { style: `padding-left:${LEFT}px` }));
+    };
+    const flush = () => {
+      if (rows.length > capacity) {
+        fitCanvas(rows.length + 12);
+        rows.forEach((_, r) => labels(r));
+        for (let t = 0; t < shown; t++) drawColumn(t);
+      }
+      for (; attached < rows.length; attached++) {
+        text.append(h("div.w-sl-row", { "data-row": attached, style: `height:${ROW}px` },
+          rows[attached]));
+        labels(attached);
+      }
+      for (; shown < chars.length; shown++) {
+        rows[where[shown][0]].append(chars[shown].span);
+        drawColumn(shown);
+      }
     };
 
+    /** The character's background: the tint cell's value, red for more of the feature. */
+    const tintOf = (entry) => {
+      const v = tinted >= 0 ? value(entry, tinted) : null;
+      return v === null ? "" : rgba(v > 0 ? RED : BLUE, 0.4 * Math.abs(v));
+    };
+    const spanOf = (entry) => { // (a thousand of them at once: plain DOM calls, not h())
+      const span = document.createElement("span");
+      if (entry.ch === "\n") span.className = "w-sl-nl";
+      else span.textContent = entry.ch;
+      if (entry.gen) span.classList.add("w-sl-gen");
+      if (entry.id < 0) span.classList.add("w-sl-skip");
+      const tint = tintOf(entry);
+      if (tint) span.style.background = tint;
+      return span;
+    };
+
+    let colors = {};
     const drawColumn = (t) => {
       const entry = chars[t];
+      if (!where[t] || where[t][0] >= capacity) return; // drawn when the canvas grows
       const [row, col] = where[t];
-      while (canvases.length <= row) addRow();
-      const draw = canvases[row];
       const x = LEFT + col * pitch;
-      draw.clearRect(x, 0, pitch, ROW);
-      draw.fillStyle = entry.id < 0 ? colors.muted : entry.gen ? colors.accent : colors.fg;
-      if (entry.ch !== " ") draw.fillText(shown(entry.ch), x + pitch / 2, TEXT - 5);
-      if (entry.id < 0) draw.fillRect(x, TEXT / 2, pitch, 1); // struck through
-      if (entry.gen) draw.fillRect(x + 1, TEXT - 2, pitch - 2, 1); // written by the stack
-      for (let l = 0; l < L; l++) {
-        const v = strip(entry, l);
+      draw.clearRect(x, row * ROW + LINE, pitch, HEIGHT);
+      if (!entry.h && entry.bits == null) return; // not read yet, or skipped
+      for (let s = 0; s < STRIPS; s++) {
+        const top = row * ROW + LINE + s * (STRIP + GAP);
+        const bits = s === L;
+        const v = bits ? (entry.bits == null ? null : clamp(entry.bits / MAX_BITS, 0, 1))
+          : value(entry, s);
         if (v === null) continue;
-        const top = TEXT + l * (STRIP + GAP);
-        const base = showing === "dh" ? top + STRIP : top + STRIP / 2;
-        draw.globalAlpha = 0.15 + 0.85 * Math.abs(v);
-        draw.fillStyle = showing === "dh" ? colors.layer[l] : v > 0 ? colors.up : colors.down;
+        const one = bits || showing === "dh";
+        draw.fillStyle = rgba(bits ? AMBER : one ? colors.layer : v > 0 ? RED : BLUE,
+          0.1 + 0.9 * Math.abs(v));
         draw.fillRect(x, top, pitch, STRIP);
-        draw.globalAlpha = 1;
-        draw.fillStyle = colors.fg; // the value as a bar too: colour is never the only channel
-        const length = (showing === "dh" ? STRIP : STRIP / 2) * Math.abs(v);
-        draw.fillRect(x + pitch / 2 - 1, v > 0 ? base - length : base, 2, length);
-      }
-      if (t === selected) {
-        draw.strokeStyle = colors.accent;
-        draw.lineWidth = 2;
-        draw.strokeRect(x + 1, 1, pitch - 2, ROW - 4);
+        // The value as a bar too (from the middle, or from the bottom for a size): colour is
+        // never the only channel.
+        draw.fillStyle = colors.fg;
+        const length = (one ? STRIP : STRIP / 2) * Math.abs(v);
+        const base = one ? top + STRIP : top + STRIP / 2;
+        draw.fillRect(x + pitch / 2 - 0.5, v > 0 ? base - length : base, 1, length);
       }
     };
 
-    const redraw = () => {
-      const style = getComputedStyle(ctx.ui);
-      const read = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
-      colors = { fg: read("--w-fg", "#000"), muted: read("--w-muted", "#777"),
-        accent: read("--w-accent", "#7c4dff"), up: "#dc2626", down: "#2563eb",
-        layer: [1, 2, 3].map((l) => read(`--lamp-${l}`, "#0d9488")) };
-      width = view.clientWidth || 600;
-      const measure = document.createElement("canvas").getContext("2d");
-      measure.font = FONT;
-      pitch = Math.max(9, Math.ceil(measure.measureText("M").width) + 1);
-      perRow = Math.max(10, Math.floor((width - LEFT - 4) / pitch));
-      where = [];
-      canvases = [];
-      shownRow = -1;
-      lines.replaceChildren();
-      chars.forEach((_, t) => {
-        where.push(place(t));
-        drawColumn(t);
-      });
-      lines.ariaLabel = `${chars.length} characters, each with ${L} strips (layers 1 to ${L})` +
-        ` showing ${showing === "dh" ? "the mean change |Δh|"
-          : `the cell for “${feature().label}”`}`;
+    // Rows as a reader reads: a line break ends a row only once the row is half full (a
+    // speaker's name shares its row with the speech, a blank line with the line before); a
+    // word that would cross the row's end moves to the next row; a space may hang one column
+    // past the end, a line break two.
+    let next = [0, 0];
+    let breakDue = false;
+    const isBreak = (ch) => ch === " " || ch === "\n";
+    const put = (t, row, col) => {
+      while (rows.length <= row) addRow();
+      where[t] = [row, col];
+      next = [row, col + 1];
+      if (t >= shown) return;
+      rows[row].append(chars[t].span); // a word moved on after it was shown
+      drawColumn(t);
     };
-
-    // --- the inspector: the picked character's values and what comes next --------------------
-    const heading = h("p.w-sl-at", { "aria-live": "polite" });
-    const rows = Array.from({ length: L }, (_, l) => {
-      const cells = [h("th", { scope: "row", text: `Layer ${l + 1}` }), h("td", "–"),
-        h("td", "–")];
-      return { tr: h("tr", { class: `w-l${l + 1}` }, cells), cells };
-    });
-    const cellHead = h("th", { scope: "col", text: "Cell" });
-    const values = h("table.w-table.w-sl-values", h("thead", h("tr", h("th", { scope: "col",
-      text: "Layer" }), cellHead, h("th", { scope: "col", text: "Mean |Δh|" }))),
-    h("tbody", rows.map((r) => r.tr)));
-    const nextList = h("ol.w-sl-next", { "aria-label": "Most likely next characters" });
-
-    /** Pick character t: outlined, its values shown. While the stack writes (`now` false) the
-        pick follows the newest character at most every 0.2 s: faster, nobody reads it, and
-        each pick costs drawing. */
-    let picked = 0;
-    let shownRow = -1;
-    const select = (t, now = true) => {
-      if (!now && performance.now() - picked < 200) return;
-      picked = performance.now();
-      const old = selected;
-      selected = clamp(t, -1, chars.length - 1);
-      if (old >= 0 && old < chars.length) drawColumn(old);
-      if (selected >= 0) drawColumn(selected);
-      inspect();
-    };
-    const inspect = () => {
-      ctx.el.dataset.selected = selected + 1;
-      const entry = chars[selected];
-      if (!entry) {
-        heading.textContent = "No character yet.";
-        return;
-      }
-      heading.textContent = `Character ${selected + 1} of ${chars.length}, ` +
-        `“${shown(entry.ch)}”` +
-        (entry.gen ? ", written by the stack" : "") +
-        (entry.id < 0 ? ": skipped, not in the model's alphabet." : ".");
-      rows.forEach((r, l) => {
-        const cell = showing === "dh" ? null : feature().cells[l];
-        r.cells[1].textContent = entry.h && cell
-          ? `#${cell.unit}: ${formatFixed(entry.h[l * H + cell.unit], 3)}` : "–";
-        r.cells[2].textContent = entry.dh ? formatFixed(entry.dh[l], 3) : "–";
-      });
-      const following = chars[selected + 1];
-      const likely = entry.logits ? charModel.top(charModel.softmax(entry.logits), 5) : [];
-      nextList.replaceChildren(...likely.map(([id, p]) => {
-        const came = following && following.id === id;
-        return h("li", { class: came ? "w-sl-came" : null }, h("span.w-sl-ch", shown(vocab[id])),
-          h("span.w-sl-bar", { style: `width:${p * 100}%` }),
-          h("span", `${formatFixed(p * 100, 1)} %${came ? " — came next" : ""}`));
-      }));
-      const row = where[selected][0]; // keep the picked row in the box (reading the box's
-      if (row !== shownRow) { // scroll position lays the page out: only when the row changes)
-        shownRow = row;
-        const y = row * ROW;
-        if (y < view.scrollTop || y + ROW > view.scrollTop + view.clientHeight) {
-          view.scrollTop = Math.max(0, y - view.clientHeight + ROW * 1.5);
-        }
-      }
-    };
-
-    // The palette toggle changes the colours the canvases were drawn in: draw them again.
-    const repaint = () => ctx.el.isConnected && chars.length && redraw();
-    new MutationObserver(repaint).observe(document.body,
-      { attributes: true, attributeFilter: ["data-md-color-scheme"] });
-
-    const setShowing = (name) => {
-      showing = name;
-      redraw();
-      select(selected);
-    };
-    /** A new text: forget every character. */
-    const clear = () => {
-      chars.length = 0;
-      selected = -1;
-    };
-    /** Character `entry` joins the text; drawn now unless `later` (then by drawFrom or the
-        next redraw). */
-    const add = (entry, later = false) => {
+    const add = (entry) => {
       chars.push(entry);
       const t = chars.length - 1;
-      where[t] = place(t);
-      if (!later) drawColumn(t);
-    };
-    /** Draw the characters from t on. */
-    const drawFrom = (t) => {
-      for (let k = t; k < chars.length; k++) drawColumn(k);
+      entry.span = spanOf(entry);
+      let [row, col] = next;
+      if (breakDue && entry.ch !== "\n") [row, col] = [row + 1, 0];
+      const hangs = (entry.ch === " " && col === perRow) || (entry.ch === "\n" && col <= perRow + 1);
+      if (col >= perRow && !hangs) {
+        let w = t; // the start of the word in progress, in this row
+        while (w > 0 && where[w - 1][0] === row && !isBreak(chars[w - 1].ch)) w--;
+        const moved = w > 0 && where[w - 1][0] === row ? t - w : 0;
+        for (let k = t - moved; k < t; k++) {
+          const [r, c] = where[k];
+          if (k < shown) draw.clearRect(LEFT + c * pitch, r * ROW + LINE, pitch, HEIGHT);
+          put(k, row + 1, k - (t - moved));
+        }
+        [row, col] = [row + 1, moved];
+      }
+      put(t, row, col);
+      breakDue = entry.ch === "\n" ? col + 1 >= perRow / 2 || breakDue : false;
     };
 
-    return { box: view, lines, inspector: h("div.w-sl-inspect", heading,
-      h("div.w-split", values, nextList)), heading, chars, clear, add, drawFrom, redraw, select,
-    setShowing, selected: () => selected, showing: () => showing };
+    /** Lay every character out again, for a new geometry (`charGeometry`: a new width or
+        palette) or a new feature. */
+    let geometry = { pitch: 8.4, width: 320, colors: {} };
+    const redraw = (measured) => {
+      geometry = measured || geometry;
+      ({ pitch, colors } = geometry);
+      perRow = Math.max(10, Math.floor((geometry.width - LEFT - 2) / pitch) - 2);
+      tinted = tintLayer();
+      const kept = chars.splice(0);
+      where = [];
+      rows = [];
+      next = [0, 0];
+      breakDue = false;
+      text.replaceChildren();
+      shown = 0;
+      attached = 0;
+      capacity = 0; // the next flush sizes the canvas afresh
+      kept.forEach(add);
+      flush();
+      cursor.hidden = true;
+    };
+
+    /** Outline character t (-1: none). */
+    const mark = (t) => {
+      cursor.hidden = !(t >= 0 && t < chars.length);
+      if (cursor.hidden) return;
+      const [row, col] = where[t];
+      Object.assign(cursor.dataset, { row, col });
+      Object.assign(cursor.style, { left: `${LEFT + col * pitch - 1}px`, top: `${row * ROW}px`,
+        width: `${pitch + 2}px`, height: `${ROW}px` });
+    };
+
+    /** The character under a click, or -1. */
+    const at = (event) => {
+      const box = event.target.closest(".w-sl-row");
+      if (!box) return -1;
+      const row = Number(box.dataset.row);
+      const col = Math.floor((event.clientX - box.getBoundingClientRect().left - LEFT) / pitch);
+      return where.findIndex(([r, c]) => r === row && c === col);
+    };
+
+    return { el, chars, add, flush, redraw, mark, at, cellOf, tintLayer,
+      /** Keep the first n characters (the reader's text) and forget the rest. */
+      keep: (n) => {
+        chars.length = Math.min(n, chars.length);
+        redraw();
+      },
+      /** These characters instead of the pane's (laid out for `measured`, if given). */
+      set: (entries, measured) => {
+        chars.splice(0, chars.length, ...entries);
+        redraw(measured);
+      },
+      setShowing: (name) => {
+        showing = name;
+        redraw();
+      },
+      showing: () => showing,
+      written: () => chars.filter((c) => c.gen).map((c) => c.ch).join(""),
+      text: () => chars.map((c) => c.ch).join("") };
   };
 })();

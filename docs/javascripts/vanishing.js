@@ -9,11 +9,11 @@ StackWidgets.register("vanishing", {
     const { h, svg, clamp, formatFixed, layerColour, mathml, radioGroup, slider, table } =
       StackWidgets;
     const measured = model.measured;
-    const CELL_NAMES = { rnn: "tanh RNN", gru: "GRU", lstm: "LSTM" };
+    const cellName = (cell) => (model.cell_names && model.cell_names[cell]) || cell;
     const cells = measured ? (model.cells || Object.keys(measured)).filter((c) => measured[c])
       : [];
     const state = { factor: model.factor, layers: model.num_layers, residual: false,
-      layerNorm: false, cell: cells.includes("lstm") ? "lstm" : cells[0] };
+      layerNorm: false, cell: cells.includes(model.cell) ? model.cell : cells[0] };
 
     // A log axis spanning whole decades from the smallest value the widget can show to 1.
     const values = measured
@@ -61,7 +61,7 @@ StackWidgets.register("vanishing", {
           ...points.map(([cx, cy]) => svg("circle.w-meas", { cx, cy, r: 3.5 })));
       }
       chart.ariaLabel = `Gradient reaching each of ${layers} layers, log scale: bars = model, ` +
-        `dots = measured ${CELL_NAMES[state.cell] || ""} (${spokenName})`;
+        `dots = measured ${cellName(state.cell)} (${spokenName})`;
       formula.replaceChildren("Model: ", mathml(state.residual
         ? 'ρ^{[l]} = 1 "(identity path; the layer adds its own Jacobian on top)"'
         : `ρ^{[l]} = γ^{L-l} = ${formatFixed(factor, 2)}^{${layers}-l}`));
@@ -71,7 +71,7 @@ StackWidgets.register("vanishing", {
           text: measuredHere ? format(measuredHere[k]) : "—" }))).reverse()); // top row first
       summary.textContent = `Layer 1 receives ${format(modelled[0])} of the top layer's ` +
         "gradient in the model" + (measuredHere ? `; measured in a fresh ${layers}-layer ` +
-          `${CELL_NAMES[state.cell]} (${spokenName}): ${format(measuredHere[0])}` : "") + ".";
+          `${cellName(state.cell)} (${spokenName}): ${format(measuredHere[0])}` : "") + ".";
       Object.assign(ctx.el.dataset, { factor, layers, residual: state.residual,
         cell: state.cell });
     };
@@ -96,7 +96,7 @@ StackWidgets.register("vanishing", {
           }),
         checkbox("residual / skip connection h[l] + v[l]", "residual"),
         measured && [checkbox("layer norm (measured curve only)", "layerNorm"),
-          radioGroup("Measured stack", cells.map((c) => [c, CELL_NAMES[c] || c]), state.cell,
+          radioGroup("Measured stack", cells.map((c) => [c, cellName(c)]), state.cell,
             (cell) => {
               state.cell = cell;
               show();

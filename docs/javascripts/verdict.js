@@ -22,7 +22,7 @@ StackWidgets.register("verdict", {
     const facts = h("dl.w-dl");
     const summary = h("p.w-status", { "aria-live": "polite" });
     const widest = Math.max(...verdict.options.map((option) => option.hidden));
-    const CELL = verdict.cell.toUpperCase();
+    const CELL = verdict.cell_name;
 
     const show = (key) => {
       const option = verdict.options.find((o) => o.key === key);

@@ -2,8 +2,7 @@
 
     npm ci                                   # once: lighthouse@12.2.3 from package-lock.json
     python -m scripts.benchmarks.lighthouse [--site-dir DIR] [--page 10-verdict/ ...]
-        [--forms mobile,desktop] [--runs 3] [--samples 9] [--host-speed 2]
-        [--json out.json] [--reports DIR]
+        [--forms mobile,desktop] [--runs 3] [--samples 9] [--json out.json] [--reports DIR]
 
 Builds the site (strict) unless --site-dir is given, serves it on 127.0.0.1 under site_url's
 path with gzip (as GitHub Pages does), and runs node_modules/.bin/lighthouse with
@@ -17,9 +16,7 @@ Lighthouse measures before it) and scored twice from the same load (-A): raw, at
 default 4x, and calibrated, at the multiplier that slows this host to the documentation's
 mid-tier phone (calibration.py says how and cites the rule). The host's benchmarkIndex is the
 median of --samples measurements before the first page and of every run's own; one multiplier
-serves the whole session. With --host-speed S each mobile run is also scored at 4/S: the raw
-score of a host S times as fast. That host would measure S times this index, and so take S times
-the calibrated multiplier over tasks S times shorter: its calibrated score is this one.
+serves the whole session.
 
 Per page and form it prints the median of the runs (range in brackets) and the verdict against
 the targets, on the calibrated mobile scores: performance >= 90, total blocking time <= 200 ms,
@@ -33,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import tempfile
@@ -61,21 +57,6 @@ WIDGET_CODE_KIB = 25.5
 LIVE_MODEL = "shakespeare-"  # the live model's scripts: shakespeare-{live,model,view}.js
 # mainthread-work-breakdown groups worth naming (milliseconds of the throttled main thread)
 GROUPS = {"scriptEvaluation": "script", "styleLayout": "style+layout"}
-
-
-def page_weight(site: Path, rel: str) -> int:
-    """Bytes of a page's HTML plus the local files it references (uncompressed)."""
-    html_path = site / rel / "index.html" if not rel.endswith(".html") else site / rel
-    html = html_path.read_text(encoding="utf-8")
-    total = len(html.encode())
-    for url in set(re.findall(r'(?:src|href)="([^"#?]+)', html)):
-        if re.match(r"^[a-z]+:", url) or not url.endswith(
-                (".js", ".css", ".svg", ".png", ".jpg", ".webp", ".woff2")):
-            continue
-        target = (html_path.parent / url).resolve()
-        if target.is_file():
-            total += target.stat().st_size
-    return total
 
 
 def widget_code_bytes(site: Path, live_model: bool = False) -> int:
@@ -198,7 +179,7 @@ def perf(s: dict) -> str:
 
 def row(page: str, form: str, result: dict) -> str:
     """One table row: raw and calibrated (mobile), the verdict."""
-    raw, cal, fast = result["raw"], result.get("calibrated"), result.get("fast")
+    raw, cal = result["raw"], result.get("calibrated")
     judged = cal or raw
     cells = [f"{page or 'home':<20}", f"{form:<7}",
              f"{perf(raw):>10} {raw['tbt_ms']:>6.0f}"]
@@ -206,8 +187,6 @@ def row(page: str, form: str, result: dict) -> str:
         cells.append(f"{perf(cal):>10} {cal['tbt_ms']:>6.0f} {cal['lcp_ms'] / 1000:>5.1f}s")
     else:
         cells.append(f"{'':>24}")
-    if fast:
-        cells.append(f"{perf(fast):>10}")
     sc = judged["scores"]
     cells.append(f"{judged['cls']:>5}  {sc.get('accessibility')}/{sc.get('best-practices')}/"
                  f"{sc.get('seo')}")
@@ -216,10 +195,8 @@ def row(page: str, form: str, result: dict) -> str:
     return " ".join(cells)
 
 
-def header(host_speed: float | None) -> str:
-    fast = f" {'raw ' + format(host_speed, 'g') + 'x host':>10}" if host_speed else ""
-    return (f"{'page':<20} {'form':<7} {'raw perf':>10} {'TBT':>6} {'cal. perf':>10} "
-            f"{'TBT':>6} {'LCP':>6}{fast} {'CLS':>5}  a11y/bp/seo  verdict (calibrated)")
+HEADER = (f"{'page':<20} {'form':<7} {'raw perf':>10} {'TBT':>6} {'cal. perf':>10} "
+          f"{'TBT':>6} {'LCP':>6} {'CLS':>5}  a11y/bp/seo  verdict (calibrated)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -231,8 +208,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=3, help="runs per page and form (median)")
     ap.add_argument("--samples", type=int, default=9,
                     help="benchmarkIndex measurements before the first page")
-    ap.add_argument("--host-speed", type=float, help="also score each mobile run as a host "
-                    "this many times as fast would, uncalibrated")
     ap.add_argument("--json", type=Path, help="write the summaries here")
     ap.add_argument("--reports", type=Path, help="keep every full Lighthouse report here")
     args = ap.parse_args(argv)
@@ -242,8 +217,6 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--runs must be at least 1, got {args.runs}")
     if args.samples < 1:
         ap.error(f"--samples must be at least 1, got {args.samples}")
-    if args.host_speed is not None and not args.host_speed > 0:
-        ap.error(f"--host-speed must be positive, got {args.host_speed}")
     forms = args.forms.split(",")
     if not set(forms) <= {"mobile", "desktop"}:
         ap.error(f"--forms takes mobile and/or desktop, got {args.forms!r}")
@@ -274,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"cpuSlowdownMultiplier: raw {calibration.DEFAULT_MULTIPLIER} (Lighthouse's "
                   f"default), calibrated {slowdown:.2f}; median of {args.runs} run(s) per page "
                   "and form, range in brackets")
-            print(header(args.host_speed))
+            print(HEADER)
             results: dict[str, dict] = {}
             for rel, form, folder, url in gathered:
                 out = args.reports or Path(tmp)
@@ -282,8 +255,6 @@ def main(argv: list[str] | None = None) -> int:
                 scored = {"raw": None}
                 if form == "mobile":
                     scored["calibrated"] = slowdown
-                    if args.host_speed:
-                        scored["fast"] = calibration.DEFAULT_MULTIPLIER / args.host_speed
                 for kind, x in scored.items():
                     report = audit(url, form, folder, out / f"{folder.name}-{kind}.json", x)
                     runs.setdefault(kind, []).append(summarize(report))

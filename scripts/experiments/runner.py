@@ -2,7 +2,10 @@
 
 Each experiment is one entry of the generation cache (scripts/generation/cache.py): its inputs
 key covers the stacklib modules the experiment imports, and its config. Only experiments whose
-key changed, or whose file is missing or was edited, run again.
+key changed, or whose file is missing or was edited, run again. A timing (an experiment whose
+config says what it ``timed``: latency) is keyed by what it times alone, the models' shapes and
+its settings: timed again on a loaded machine, it would change ratios the pages describe, so
+it is re-measured only when those change or when asked (``--only latency --force``).
 
 Every model the stale experiments need is trained first, in a pool of worker processes (longest
 first; each job is a pure function of its config and single-threaded, so results do not depend
@@ -35,13 +38,21 @@ def entry(name: str) -> str:
 
 
 def experiment_key(name: str, tiny: bool = False, root: Path = ROOT) -> str:
-    """Inputs key of one experiment: the stacklib modules it imports, and its config.
+    """Inputs key of one experiment with its default (or tiny) config (``config_key``)."""
+    return config_key(name, config_of(name, tiny), root)
+
+
+def config_key(name: str, config, root: Path = ROOT) -> str:
+    """Inputs key of experiment ``name`` run with ``config``: the stacklib modules it imports,
+    and the config; for a timing, what it times (``config.timed()``) and nothing else.
 
     This runner and the JSON writer are not part of it: they change how results are written,
-    not what they are, and an experiment (timings included) is not re-run for that.
+    not what they are, and an experiment is not re-run for that.
     """
+    if hasattr(config, "timed"):
+        return inputs_key(extra=json.dumps(config.timed(), sort_keys=True), root=root)
     modules = [REGISTRY[name][0], "stacklib.experiments"]
-    return inputs_key(modules, extra=repr(config_of(name, tiny)), root=root)
+    return inputs_key(modules, extra=repr(config), root=root)
 
 
 def _cost(job) -> int:

@@ -88,6 +88,18 @@ def _corpus(quick: bool):
 
 
 # ---------------------------------------------------------------- work done in the workers
+def machine(device: str) -> dict:
+    """What the arithmetic ran on. The same code, data and config give the same numbers on
+    the same kind of machine; torch's CPU kernels differ with the instruction set they use,
+    and a run's last digits with them."""
+    import torch
+
+    out = {"cpu_capability": torch.backends.cpu.get_cpu_capability()}
+    if device.startswith("cuda"):
+        out["gpu"] = torch.cuda.get_device_name(torch.device(device))
+    return out
+
+
 def execute(run, train: bool, weights: Path, quick: bool):
     """Train ``run`` (or load its weights) and analyse it if the study asks; returns
     (training result or None, analysis or None)."""
@@ -104,6 +116,7 @@ def execute(run, train: bool, weights: Path, quick: bool):
     result = None
     if train:
         model, result = fit(run.job, texts)
+        result["machine"] = machine(run.job.train.device)
         weights.parent.mkdir(parents=True, exist_ok=True)
         buffer = io.BytesIO()
         torch.save(model.state_dict(), buffer)
@@ -138,7 +151,7 @@ def write(path: Path, record: dict) -> None:
 
 # What a re-run must reproduce of the record it replaces: everything but the key, the timings
 # and the fields a newer runner adds.
-TIMINGS = {"key", "analysis_key", "cpu_seconds", "seconds", "steps_run", "config"}
+TIMINGS = {"key", "analysis_key", "cpu_seconds", "seconds", "steps_run", "config", "machine"}
 
 
 def differences(old: dict, new: dict) -> list[str]:

@@ -26,12 +26,12 @@ from scripts.generation.figures import (
     save_layouts,
 )
 from scripts.generation.write import Output
+from stacklib.config import CELLS
 from stacklib.lecture import GRADIENT_MODEL
 
 DATA = ["docs/generated/experiments/gradient_flow.json"]
 
 MEASURED_CELLS = ("rnn", "lstm")
-CELL_TITLES = {"rnn": "tanh RNN", "gru": "GRU", "lstm": "LSTM"}
 VARIANT_STYLE = {  # colour, line style, label
     "plain": (GREY, "--", "plain stack"),
     "residual": (LAYER_COLORS[2], "-", "residual from layer 2"),
@@ -88,7 +88,7 @@ def _measured_panel(ax, flow: dict, cell: str, phone: bool) -> None:
     ax.set_ylabel("gradient norm at layer l,\nlast step (top layer = 1)",
                   fontsize=LABEL)
     ax.legend(fontsize=SMALL, loc="lower right")
-    ax.set_title(f"Measured at initialisation: {CELL_TITLES.get(cell, cell)}", fontsize=TITLE)
+    ax.set_title(f"Measured at initialisation: {CELLS[cell].label()}", fontsize=TITLE)
 
 
 def draw(flow: dict, cells: list[str], phone: bool):

@@ -15,20 +15,14 @@ DATA = ["docs/generated/experiments/latency.json"]
 DIGITS = 2  # milliseconds and ratios as the table shows them
 
 
-def multiply_adds(input_size: int, hidden: int, layers: int) -> int:
-    """Multiply-adds of one LSTM stack's step for one sequence: every weight is used once."""
-    from stacklib.params import param_breakdown
-
-    return sum(r.input_weights + r.recurrent_weights
-               for r in param_breakdown("lstm", input_size, hidden, layers))
-
-
 def counted(run: dict) -> dict[str, float]:
-    """The multiply-add ratios behind a run's two measured ratios."""
+    """The multiply-add ratios behind a run's two measured ratios (LSTM stacks)."""
+    from stacklib.params import multiply_adds
+
     h, d = run["hidden"], run["input_size"]
-    deep = multiply_adds(d, h["deep"], run["layers_deep"])
-    return {"narrow1": deep / multiply_adds(d, h["narrow1"], 1),
-            "wide": deep / multiply_adds(d, h["wide"], 1)}
+    deep = multiply_adds("lstm", d, h["deep"], run["layers_deep"])
+    return {"narrow1": deep / multiply_adds("lstm", d, h["narrow1"], 1),
+            "wide": deep / multiply_adds("lstm", d, h["wide"], 1)}
 
 
 def _latency(result: dict) -> str:

@@ -21,7 +21,7 @@ from scripts.generation.figures import (
 from scripts.generation.markdown import fmt_int
 from scripts.generation.write import Output
 from stacklib.config import CELLS
-from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_DEFAULTS, PRICE_MAX_LAYERS
+from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_CELLS, PRICE_DEFAULTS, PRICE_MAX_LAYERS
 
 
 def pricing_vs_layers(phone: bool):
@@ -32,7 +32,7 @@ def pricing_vs_layers(phone: bool):
     x, h, default_L = d["input_size"], d["hidden_size"], d["num_layers"]
     layers = list(range(1, PRICE_MAX_LAYERS + 1))
     fig, ax = plt.subplots(figsize=(PHONE_WIDTH, 4.2) if phone else (7.2, 4.4))
-    for cell in CELLS:
+    for cell in PRICE_CELLS:
         counts = [count_params(cell, x, h, n) for n in layers]
         gates = CELLS[cell].gates
         blocks = f"{gates} gate block{'s' if gates > 1 else ''}"
@@ -86,7 +86,7 @@ def depth_vs_width(phone: bool):
             ax.add_patch(FancyBboxPatch((cx - width / 2, y0), width, height,
                                         boxstyle="round,pad=0.02,rounding_size=0.1",
                                         facecolor=color, edgecolor=color))
-            ax.text(cx, y0 + height / 2, f"{cell.upper()} layer {layer + 1}"
+            ax.text(cx, y0 + height / 2, f"{CELLS[cell].name} layer {layer + 1}"
                     f"{sep}H = {h}",
                     ha="center", va="center", color="white", fontsize=9, fontweight="bold")
             if layer:
@@ -110,7 +110,7 @@ def depth_vs_width(phone: bool):
     ax.set_xlim(-0.4, 5.6 if phone else 10.4)
     ax.set_ylim(-1.0 if phone else -0.8, 8.1 if phone else 4.0)
     ax.axis("off")
-    title = (f"Same budget, two shapes: one wide {cell.upper()} layer or three narrow ones "
+    title = (f"Same budget, two shapes: one wide {CELLS[cell].name} layer or three narrow ones "
              f"(D = {x})")
     ax.set_title(title.replace(": ", ":\n").replace(" or ", "\nor ") if phone else title)
     return fig

@@ -15,7 +15,13 @@ from scripts.generation.markdown import fmt_int, header_comment, md_table
 from scripts.generation.names import FRAMEWORKS
 from scripts.generation.write import Output
 from stacklib.config import CELLS
-from stacklib.lecture import DEPTH_VS_WIDTH, PRICE_DEFAULTS, PRICE_MAX_LAYERS, PRICE_MAX_SIZE
+from stacklib.lecture import (
+    DEPTH_VS_WIDTH,
+    PRICE_CELLS,
+    PRICE_DEFAULTS,
+    PRICE_MAX_LAYERS,
+    PRICE_MAX_SIZE,
+)
 
 
 def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
@@ -35,9 +41,11 @@ def _breakdown_table(cell: str, x: int, h: int, L: int) -> str:
                  fmt_int(sum(r.recurrent_weights for r in torch_rows)),
                  fmt_int(sum(r.biases for r in torch_rows)), f"**{fmt_int(total_t)}**",
                  fmt_int(sum(r.biases for r in keras_rows)), f"**{fmt_int(total_k)}**"])
-    caption = (f"{CELLS[cell].title}, L = {L}, H = {h}, D = {x}: parameters per layer. "
+    kind = CELLS[cell]
+    options = ", ".join(f"{name}={value}" for name, value in kind.keras_options)
+    caption = (f"{kind.title}, L = {L}, H = {h}, D = {x}: parameters per layer. "
                "PyTorch keeps two bias vectors per gate block (`bias_ih`, `bias_hh`); Keras keeps "
-               + ("two for `GRU(reset_after=True)`." if cell == "gru" else "one.")
+               + (f"two for `{kind.keras}({options})`." if kind.keras_biases == 2 else "one.")
                + " Layer 1's input weights use the input size D, every layer above uses H.")
     return header_comment(__name__) + md_table(header, rows, "lcrrrrrr") + "\n" + caption + "\n"
 
@@ -48,7 +56,7 @@ def _summary(x: int, h: int, L: int) -> str:
     header = ["Stack", "Gate blocks per layer", "Layer 1 (PyTorch)", "Each layer above (PyTorch)",
               f"Total, L = {L} (PyTorch)", f"Total, L = {L} (Keras)"]
     rows = []
-    for cell in CELLS:
+    for cell in PRICE_CELLS:
         layers = param_breakdown(cell, x, h, L)
         upper = fmt_int(layers[1].total) if L > 1 else "—"
         rows.append([CELLS[cell].title, CELLS[cell].gates, fmt_int(layers[0].total), upper,
@@ -78,7 +86,7 @@ def _depth_vs_width() -> str:
     diff = 100 * (keras_d - keras_w) / keras_w
     header = ["Aspect", f"Shallow & wide · {lw}×{hw}", f"Deep & narrow · {ld}×{hd}"]
     rows = [
-        [f"Parameters ({cell.upper()}, D = {x})",
+        [f"Parameters ({CELLS[cell].name}, D = {x})",
          f"{fmt_int(keras_w)} (PyTorch: {fmt_int(torch_w)})",
          f"{fmt_int(keras_d)} (PyTorch: {fmt_int(torch_d)}) — same budget "
          f"({diff:+.1f} %)".replace("-", "\u2212")],
@@ -132,24 +140,27 @@ def params_data() -> dict:
         "sliders": {"num_layers": {"min": 1, "max": max(layers)},
                     **{k: {"min": 1, "max": PRICE_MAX_SIZE}
                        for k in ("hidden_size", "input_size")}},
-        "gates": {c: CELLS[c].gates for c in CELLS},
-        "bias_vectors": {f: {c: bias_vectors(c, f) for c in CELLS} for f in FRAMEWORKS},
+        "cells": list(PRICE_CELLS),  # in the order shown
+        "cell_names": {c: CELLS[c].name for c in PRICE_CELLS},
+        "cell_titles": {c: CELLS[c].title for c in PRICE_CELLS},
+        "gates": {c: CELLS[c].gates for c in PRICE_CELLS},
+        "bias_vectors": {f: {c: bias_vectors(c, f) for c in PRICE_CELLS} for f in FRAMEWORKS},
         "formula": "layer 1: G*h*(x + h) + B*G*h; layer l >= 2: G*h*(h + h) + B*G*h",
         "at_defaults": {
             c: {f: {"total": count_params(c, x, h, L, framework=f),
                     "layers": [r.to_dict() for r in param_breakdown(c, x, h, L, framework=f)]}
                 for f in FRAMEWORKS}
-            for c in CELLS},
+            for c in PRICE_CELLS},
         "vs_layers": {"num_layers": list(layers),
                       **{c: {f: [count_params(c, x, h, n, framework=f) for n in layers]
-                             for f in FRAMEWORKS} for c in CELLS}},
+                             for f in FRAMEWORKS} for c in PRICE_CELLS}},
     }
 
 
 def run(out: Output) -> None:
     d = PRICE_DEFAULTS
     x, h, L = d["input_size"], d["hidden_size"], d["num_layers"]
-    for c in CELLS:
+    for c in PRICE_CELLS:
         out.text(f"generated/partials/params_{c}.md", _breakdown_table(c, x, h, L))
     out.text("generated/partials/params_summary.md", _summary(x, h, L))
     out.text("generated/partials/depth_vs_width.md", _depth_vs_width())

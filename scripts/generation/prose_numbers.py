@@ -19,14 +19,15 @@ from scripts.generation import shakespeare_records, shakespeare_scale
 from scripts.generation.write import Output
 from scripts.study.plan import SHAPES
 from scripts.study.summary import LATE_WINDOW
+from scripts.study.verdict import EQUIVALENCE_LEVEL, LEVEL, MARGIN, compare
 from stacklib.params import count_params, param_breakdown
 
 DATA = ["docs/generated/experiments/depth_data.json", *shakespeare_records.DATA]
 OUTPUT = "generated/data/prose_numbers.json"
-HOME, BLUEPRINT, CELLS, LIVE, HAND, VANISH, VERDICT, DATA_PAGE, SUMMARY, QUIZ = (
-    "index.md", "03-blueprint.md", "05-cell-flavors.md", "06-live-stack.md", "08-hand-computed.md",
-    "09-vanishing-paths.md", "10-verdict.md", "10b-depth-and-data.md", "12-summary.md",
-    "13-mastery-check.md",
+HOME, TESTBEDS, BLUEPRINT, CELLS, LIVE, LAYERS, HAND, VANISH, VERDICT, DATA_PAGE, SUMMARY, QUIZ = (
+    "index.md", "01-testbeds.md", "03-blueprint.md", "05-cell-flavors.md", "06-live-stack.md",
+    "06b-shakespeare-layers.md", "08-hand-computed.md", "09-vanishing-paths.md", "10-verdict.md",
+    "10b-depth-and-data.md", "12-summary.md", "13-mastery-check.md",
 )
 WIDE, RESIDUAL, PLAIN3, _ = SHAPES
 # Sutskever, Vinyals & Le (2014) report their translation model's size: a literature figure.
@@ -42,6 +43,16 @@ def _read(rel: str):
 
 
 # ---------------------------------------------------------------- formatting helpers
+def _all(*literals: str) -> str:
+    """One literal that the prose types for several results: their common literal, or all of
+    them (which the prose test then reports as changed)."""
+    return literals[0] if len(set(literals)) == 1 else " / ".join(literals)
+
+
+def _dec3(v: float) -> str:
+    return f"{v:.3f}"
+
+
 def _int(v: int) -> str:
     return f"{v:,}"
 
@@ -142,6 +153,12 @@ def _study_base():
     return base_job(len(_corpus().vocab))
 
 
+def _data_params_ratio() -> float:
+    """§10b: the three-layer stack's parameters over the one layer's (both of width 128)."""
+    params = {cfg["layers"]: cfg["params"] for cfg in _study()["data"].values()}
+    return params[3] / params[1]
+
+
 def _corpus():
     from stacklib.corpus import shakespeare
 
@@ -181,6 +198,17 @@ def _late_gap_bound(which) -> str:
 
 def _scale_gaps(shape: str) -> list[float]:
     return shakespeare_scale.gaps(_study(), shape)
+
+
+def _plain_two_vs_one():
+    """§10 "More layers, same width": two plain layers of 128 against one, by the one rule."""
+    depth = _study()["depth"]
+    return compare(depth["L2-h128"]["test_bpc"]["values"], depth["L1-h128"]["test_bpc"]["values"])
+
+
+def _residual_trend() -> dict:
+    """§10 "Four budgets": the residual stack's difference from the wide layer per doubling."""
+    return _study()["scale"]["trend"][RESIDUAL]
 
 
 def _largest_model() -> int:
@@ -254,22 +282,39 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "64": ((VERDICT,), lambda: str(_study_base().model.embed_size)),
     "8": ((VANISH, HOME), lambda: str(_deep_layers())),
     "6,000": ((VANISH, VERDICT, DATA_PAGE), lambda: _int(_study_base().train.max_steps)),
-    "0.13": ((VERDICT,), lambda: _late_gap_bound(min)),
-    "0.17": ((VERDICT,), lambda: _late_gap_bound(max)),
-    "2,500": ((VERDICT,), lambda: _int(_last_budget_swap())),
+    "0.11": ((VERDICT,), lambda: _late_gap_bound(min)),
+    "0.15": ((VERDICT,), lambda: _late_gap_bound(max)),
+    "5,000": ((VERDICT,), lambda: _int(_last_budget_swap())),
     "31,250": ((DATA_PAGE,), lambda: _int(_study_plan("DATA_SIZES")[0])),
     "125,000": ((DATA_PAGE,), lambda: _int(_study_plan("DATA_SIZES")[1])),
     "3.9": ((DATA_PAGE,), lambda: f"{len(_corpus().train.text) / 1e6:.1f}"),
-    # §10 "Four budgets" (and §12): depth against width across budgets
-    "0.02": ((VERDICT, SUMMARY), lambda: f"{-min(_scale_gaps(RESIDUAL)):.2f}"),
+    "3.3": ((DATA_PAGE,), lambda: f"{_data_params_ratio():.1f}"),
+    # §01: the one rule that compares two models (scripts/study/verdict.py), stated where defined
+    # and where a page names a level
+    "95": ((TESTBEDS, LAYERS, VERDICT, DATA_PAGE), lambda: f"{100 * LEVEL:.0f}"),
+    "90": ((TESTBEDS, VANISH), lambda: f"{100 * EQUIVALENCE_LEVEL:.0f}"),
+    "0.025": ((TESTBEDS,), lambda: f"{MARGIN:g}"),
+    # §10 "More layers, same width": two plain layers against one, with its 95 % interval
+    "0.081": ((VERDICT,), lambda: _dec3(-_plain_two_vs_one().diff)),
+    "-0.170": ((VERDICT,), lambda: _dec3(_plain_two_vs_one().ci95[0])),
+    # §10 "Four budgets" (and §12): depth against width across budgets; the residual stack's
+    # differences from the wide layer, lowest and highest, and its trend per doubling
+    "-0.025": ((VERDICT,), lambda: _dec3(min(_scale_gaps(RESIDUAL)))),
+    "0.008": ((VERDICT,), lambda: _dec3(max(_scale_gaps(RESIDUAL)))),
+    "-0.005": ((VERDICT,), lambda: _dec3(_residual_trend()["ci95"][0])),
+    "0.028": ((VERDICT,), lambda: _dec3(_residual_trend()["ci95"][1])),
     "0.14": ((VERDICT,), lambda: f"{min(_scale_gaps(PLAIN3)):.2f}"),
     "0.18": ((VERDICT,), lambda: f"{max(_scale_gaps(PLAIN3)):.2f}"),
     "500": ((VERDICT,), lambda: f"{round(SUTSKEVER_PARAMS / _largest_model(), -2):.0f}"),
     "1,000": ((VERDICT,), lambda: _int(LATE_WINDOW)),
-    "0.012": ((VERDICT,), lambda: _ceil3(max(shakespeare_scale.late_gains(_study(), 1.0)))),
+    # the last 1,000 steps' gain below the reference budget; the residual trend per doubling
+    "0.012": ((VERDICT,), lambda: _all(_ceil3(max(shakespeare_scale.late_gains(_study(), 1.0))),
+                                       _dec3(_residual_trend()["per_doubling"]))),
     "12,000": ((VERDICT,), lambda: _int(max(_study_plan("SCALE_STEPS").values()))),
     "10,250": ((VERDICT,), lambda: _int(max(shakespeare_scale.largest_budget_steps(_study())))),
-    "0.009": ((VERDICT,), lambda: _scale_gain_past_cap(RESIDUAL)),
+    # the residual stacks' gain past the usual cap; the top of two plain layers' interval
+    "0.009": ((VERDICT,), lambda: _all(_scale_gain_past_cap(RESIDUAL),
+                                       _dec3(_plain_two_vs_one().ci95[1]))),
     "0.001": ((VERDICT,), lambda: _scale_gain_past_cap(WIDE)),
     # §13 exercise E5: the toy model's largest figure factor (its answer is generated)
     "0.90": ((QUIZ,), lambda: _toy_factor(-1)),

@@ -4,7 +4,8 @@ generated/partials/shakespeare_probes.md          per feature and layer, the pro
                                                   the test plays (mean ± standard deviation over
                                                   three seeds) for the residual and the plain
                                                   3 x 128 stacks, beside a probe that sees only
-                                                  the character just read; which layer is best
+                                                  the character just read; which layer is best,
+                                                  and which the seeds cannot tell from it
 generated/partials/shakespeare_probes_untrained.md  the same stacks before training
 generated/partials/shakespeare_probes_cells.md    each layer's most selective cell per feature
 generated/figures/shakespeare_probes.svg          the scores, one panel per feature: the mean
@@ -28,13 +29,14 @@ from scripts.generation.figures import (
     mpl,
     save_layouts,
 )
-from scripts.generation.markdown import NBSP, PM, header_comment, md_table
+from scripts.generation.markdown import PM, header_comment, md_table
 from scripts.generation.write import Output
 from stacklib.charlm.probes import FEATURES
 
 PROBES = "docs/generated/experiments/shakespeare_probes.json"
 DATA = [PROBES]
 STACKS = {"L3-h128-res": "3\u202f×\u202f128, residual", "L3-h128": "3\u202f×\u202f128, plain"}
+ROWS = {"L3-h128-res": "residual", "L3-h128": "plain"}   # the stacks in the tables' rows
 METRIC = {"class": "accuracy", "count": "R²"}
 
 
@@ -42,40 +44,46 @@ def score(stats: dict) -> str:
     return f"{stats['mean']:.3f}{PM}{stats['std']:.3f}"
 
 
-def best(ranked: dict) -> str:
-    """"2", or "2 (ties 3)" when another layer's seeds overlap the best one's."""
-    others = [str(k) for k in ranked["ties"] if k != ranked["best"]]
-    return str(ranked["best"]) + (f" (ties{NBSP}{', '.join(others)})" if others else "")
+def marked(text: str, layer: int, ranked: dict | None) -> str:
+    """A layer's score, in bold for the best layer and in italics for a layer the seeds cannot
+    tell from it (``scripts.study.verdict.compare``: the 95 % interval of the difference
+    includes 0): the best layer shows in the layers' own columns."""
+    if ranked is None:
+        return text
+    if layer == ranked["best"]:
+        return f"**{text}**"
+    return f"*{text}*" if layer in ranked["ties"] else text
 
 
 def scores_table(probes: dict, summaries: dict, state: str = "layers") -> str:
+    """One row per feature and stack: the score of the probe that sees only the character (for
+    the trained stacks), then each layer's."""
     layers = len(next(iter(next(iter(summaries.values())).values()))["layers"])
-    header = ["Feature (level)", "Score", "Stack",
-              *(["Character only"] if state == "layers" else []),
-              *[f"Layer {k}" for k in range(1, layers + 1)],
-              *(["Best layer"] if state == "layers" else [])]
+    trained = state == "layers"
+    header = ["Feature (level; score)", "Stack", *(["Character only"] if trained else []),
+              *[f"Layer {k}" for k in range(1, layers + 1)]]
     rows = []
     for name in FEATURES:
         feature = probes["features"][name]
-        for config, label in STACKS.items():
+        for config, label in ROWS.items():
             s = summaries[config][name]
             first = config == next(iter(STACKS))
-            rows.append([f"{feature['label']} ({feature['level']})" if first else "",
-                         METRIC[feature["kind"]] if first else "", label,
-                         *([f"{probes['baseline'][name]:.3f}"] if state == "layers" else []),
-                         *[score(v) for v in s[state]],
-                         *([best(s)] if state == "layers" else [])])
-    return md_table(header, rows, "lll" + "r" * (len(header) - 3))
+            rows.append([f"{feature['label']} ({feature['level']}; {METRIC[feature['kind']]})"
+                         if first else "", label,
+                         *([f"{probes['baseline'][name]:.3f}"] if trained else []),
+                         *[marked(score(v), k, s if trained else None)
+                           for k, v in enumerate(s[state], 1)]])
+    return md_table(header, rows, "ll" + "r" * (len(header) - 2))
 
 
 def cells_table(probes: dict, cells: dict) -> str:
+    """One row per feature and stack: each layer's best cell."""
     layers = len(next(iter(cells["L3-h128-res"].values())))
-    header = ["Feature", *[f"{label}, layer {k}" for label in ("residual", "plain")
-                           for k in range(1, layers + 1)]]
-    rows = [[probes["features"][name]["label"], *[score(cells[config][name][k])
-                                                  for config in STACKS for k in range(layers)]]
-            for name in FEATURES]
-    return md_table(header, rows)
+    header = ["Feature", "Stack", *[f"Layer {k}" for k in range(1, layers + 1)]]
+    rows = [[probes["features"][name]["label"] if config == next(iter(STACKS)) else "", label,
+             *[score(cells[config][name][k]) for k in range(layers)]]
+            for name in FEATURES for config, label in ROWS.items()]
+    return md_table(header, rows, "ll" + "r" * layers)
 
 
 def draw(probes: dict, summaries: dict, phone: bool):

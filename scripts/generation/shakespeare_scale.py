@@ -1,13 +1,15 @@
 """Depth against width across four parameter budgets, on Shakespeare (the study's scale and cell
 groups, beside the budget group at the reference budget).
 
-generated/partials/shakespeare_scale.md   budget × shape: test bpc over three seeds, the gap
-                                          to the wide layer, training bpc, steps and how many
+generated/partials/shakespeare_scale.md   budget × shape: test bpc over three seeds, the
+                                          difference from the wide layer with its 95 % interval
+                                          and its word, training bpc, steps and how many
                                           seeds stopped early; then the GRU shapes at the
                                           reference budget
 generated/figures/shakespeare_scale.svg   test bpc against whole-model parameters, one line per
                                           shape with its seeds' range; beside it each deeper
-                                          shape's gap to the one wide layer at every budget
+                                          shape's difference from the one wide layer at every
+                                          budget, with its 95 % interval
 
 The numbers are the summary's (``scripts.study.summary.scale_summary``), which also lands in
 generated/data/shakespeare.json for the claim tests.
@@ -63,12 +65,23 @@ def _shape_cell(c: dict) -> str:
     return f"{c['layers']}{NBSP}×{NBSP}{c['hidden']}" + (", residual" if c["residual"] else "")
 
 
+def half_width(comparison: dict) -> float:
+    """Half the 95 % interval (Welch's interval is symmetric about the difference)."""
+    lo, hi = comparison["ci95"]
+    return (hi - lo) / 2
+
+
+def _versus(c: dict) -> str:
+    """"+0.141 ± 0.069, behind": the difference, its 95 % interval, the word it allows."""
+    return f"{_signed(c['diff'])}{PM}{half_width(c):.3f}, {c['verdict']}"
+
+
 def _rows(budget: dict, label: str) -> list[list[str]]:
     rows = []
     for shape, c in budget["shapes"].items():
-        gap = budget["gap"].get(shape)
+        versus = budget["versus_wide"].get(shape)
         rows.append([label, _shape_cell(c), bpc(c["test_bpc"]),
-                     "" if gap is None else f"{_signed(gap['mean'])}{PM}{gap['margin']:.3f}",
+                     "" if versus is None else _versus(versus),
                      f"{c['train_bpc']['mean']:.3f}", _steps(c["steps"], c["stopped"])])
         label = ""
     return rows
@@ -84,9 +97,10 @@ def table_md(scale: dict, reference: dict) -> str:
         rows += _rows(budget, f"{budget['scale']:g}")
     gru = _rows(scale["gru"], "1, GRU")
     return (header_comment(__name__) + md_table(header, rows + gru)
-            + "\nMean ± standard deviation of three seeds. *vs 1 wide layer*: the "
-              "difference of the means ± the spreads added; below zero, depth is better; within "
-              "its ±, a tie. Steps, training bpc: the seeds' mean.\n")
+            + "\nTest bpc: mean ± standard deviation of three seeds. *vs 1 wide layer*: the "
+              "difference of the means ± its 95 % interval (Welch); below zero, depth needed "
+              "fewer bits. *Ahead* or *behind* only where the interval excludes 0; otherwise "
+              "the seeds cannot tell, *not resolved*. Steps, training bpc: the seeds' mean.\n")
 
 
 def scale_figure(plt, scale: dict, phone: bool):
@@ -119,14 +133,16 @@ def scale_figure(plt, scale: dict, phone: bool):
     gap_ax.axhline(0, color=GREY, lw=1)
     for shape, offset in zip(deeper, offsets, strict=True):
         color, ls, marker = STYLE[shape]
-        points = [(b["params"], b["gap"][shape]) for b in scale["lstm"] if shape in b["gap"]]
+        points = [(b["params"], b["versus_wide"][shape]) for b in scale["lstm"]
+                  if shape in b["versus_wide"]]
         x = [p * 10 ** offset for p, _ in points]
-        gap_ax.errorbar(x, [g["mean"] for _, g in points], yerr=[g["margin"] for _, g in points],
+        gap_ax.errorbar(x, [g["diff"] for _, g in points],
+                        yerr=[half_width(g) for _, g in points],
                         color=color, ls=ls, marker=marker, ms=4, lw=1.3, capsize=2)
-        gru = scale["gru"]["gap"].get(shape)
-        if gru is not None:  # the GRU's gap at its one budget, beside the LSTM's
-            gap_ax.errorbar([scale["gru"]["params"] * 10 ** (offset + 0.03)], [gru["mean"]],
-                            yerr=[gru["margin"]], color=CELL_COLORS["gru"], marker=marker, ms=5,
+        gru = scale["gru"]["versus_wide"].get(shape)
+        if gru is not None:  # the GRU's difference at its one budget, beside the LSTM's
+            gap_ax.errorbar([scale["gru"]["params"] * 10 ** (offset + 0.03)], [gru["diff"]],
+                            yerr=[half_width(gru)], color=CELL_COLORS["gru"], marker=marker, ms=5,
                             mfc="white", ls="none", capsize=2)
     gap_ax.set_xlabel("budget (the wide layer's whole-model parameters)", fontsize=LABEL)
     gap_ax.set_ylabel("test bpc minus the wide layer's", fontsize=LABEL)
@@ -153,8 +169,9 @@ def largest_model(summary: dict) -> int:
 
 
 def gaps(summary: dict, shape: str) -> list[float]:
-    """A deeper shape's mean gap to the wide layer at each budget it was trained at."""
-    return [b["gap"][shape]["mean"] for b in summary["scale"]["lstm"] if shape in b["gap"]]
+    """A deeper shape's difference from the wide layer at each budget it was trained at."""
+    return [b["versus_wide"][shape]["diff"] for b in summary["scale"]["lstm"]
+            if shape in b["versus_wide"]]
 
 
 def late_gains(summary: dict, below: float) -> list[float]:

@@ -15,8 +15,9 @@ generated/partials/shakespeare_timescale_seeds.md  in how many seeds each orderi
                                               holds
 generated/partials/shakespeare_deep.md        eight-layer stacks: gradient per layer, clipping
 generated/partials/shakespeare_lr.md          one and eight layers at three learning rates
-generated/partials/shakespeare_samples.md     a sample of every depth (content tabs): seed 0's,
-                                              the other seeds' in a note the print leaves out
+generated/partials/shakespeare_samples.md     a sample of every depth, open (seed 0's; from two
+                                              layers up, the residual stack's), and the rest in
+                                              content tabs the print leaves out
 generated/data/shakespeare.json               the summary (scripts.study.summary) the pages'
                                               numbers are checked against
 """
@@ -82,6 +83,8 @@ def setup_md(corpus, base, licence: str, install: str) -> str:
             f"mean{PM}standard deviation of the seeds' values (the population formula; as an "
             f"estimate of how further seeds would spread, it would be "
             f"{100 * (math.sqrt(len(SEEDS) / (len(SEEDS) - 1)) - 1):.0f}{NBSP}% larger). "
+            "Two models are compared by the one rule of "
+            "[§01](01-testbeds.md#not-resolved), from each seed's score. "
             f"Scores are bits per character (bpc) on the "
             "test plays: lower is better.\n")
 
@@ -130,11 +133,11 @@ def budget_md(s: dict, base) -> str:
 def multiply_adds(cfg: dict, base) -> int:
     """Multiply-adds per generated character: every LSTM weight and every readout weight is
     used once (biases and the embedding lookup left out)."""
-    from stacklib.params import param_breakdown
+    from stacklib.params import multiply_adds as stack_multiply_adds
 
-    layers = param_breakdown("lstm", base.model.embed_size, cfg["hidden"], cfg["layers"])
-    return (sum(r.input_weights + r.recurrent_weights for r in layers)
-            + cfg["hidden"] * base.model.vocab_size)
+    model = base.model
+    return (stack_multiply_adds(model.cell, model.embed_size, cfg["hidden"], cfg["layers"])
+            + cfg["hidden"] * model.vocab_size)
 
 
 def latency_groups(s: dict) -> dict[str, list[str]]:
@@ -177,20 +180,21 @@ def data_md(s: dict, base, all_chars: int) -> str:
     sizes = sorted({c["train_chars"] for c in s["data"].values()})
     depths = sorted({c["layers"] for c in s["data"].values()})
     cells = {(c["layers"], c["train_chars"]): c for c in s["data"].values()}
-    rows = []
+    rows = []   # one per training-set size and depth: a size's depths in adjacent rows
     for n in [*sizes, None]:
-        row = [fmt_int(n) if n else f"{fmt_int(all_chars)} (all)"]
         for L in depths:
             c = cells[(L, n)] if n else full[L]
             gap = c["test_bpc"]["mean"] - c["train_bpc"]["mean"]
             early = sum(stop == "patience" for stop in c["stopped"])
-            row += [bpc(c["train_bpc"], 2), bpc(c["test_bpc"], 2), f"{gap:.2f}",
-                    f"{c['epochs']['mean']:.0f}", f"{early} of {len(c['stopped'])}"]
-        rows.append(row)
-    header = ["Training characters"]
-    for L in depths:
-        header += [f"{L}{NBSP}layer{'s' if L > 1 else ''}: training bpc", "test bpc", "gap",
-                   "passes", "stopped early"]
+            layers = f"{L}{NBSP}layer{'s' if L > 1 else ''}"
+            size = fmt_int(n) if n else f"{fmt_int(all_chars)} (all)"
+            rows.append([f"{size}: {layers}" if L == depths[0] else layers,
+                         bpc(c["train_bpc"], 2), bpc(c["test_bpc"], 2), f"{gap:.2f}",
+                         f"{c['epochs']['mean']:.0f}", f"{early} of {len(c['stopped'])}"])
+    # Six columns: Material gives every column at least 5rem, and a seventh overflowed the
+    # article at 1366 px.
+    header = ["Training characters: layers", "Training bpc", "Test bpc", "Gap", "Passes",
+              "Stopped early"]
     capped = [(g, halved) for c in [*cells.values(), *(full[L] for L in depths)]
               for g, halved, stop in zip(c["late_gain"], c["lr_halvings"], c["stopped"],
                                          strict=True) if stop != "patience"]
@@ -202,8 +206,8 @@ def data_md(s: dict, base, all_chars: int) -> str:
               "longer improved, rather than at the step cap. Those that reached the cap had "
               f"improved their best validation bpc by at most {max(g for g, _ in capped):.3f} "
               "in their last 1,000 steps, their learning rate halved at least "
-              f"{min(h for _, h in capped)} times by then. The last row is the depth table's "
-              "runs.\n")
+              f"{min(h for _, h in capped)} times by then. The last two rows are the depth "
+              "table's runs.\n")
 
 
 def timescales_md(s: dict, after: int = TAIL) -> str:
@@ -342,23 +346,30 @@ def _sample_block(prompt: str, text: str, indent: str) -> str:
 
 
 def samples_md(s: dict, prompt: str, temperature: float) -> str:
-    """A tab per trained shape: seed 0's sample, then the other seeds' in a note that only the
-    screen shows (class screen-only: the printed lecture keeps one sample per shape)."""
+    """Seed 0's sample of one shape per depth, open: the single layer, then the residual
+    stacks (the deep shapes that train); then a tab per shape with its other samples, on screen
+    only (class screen-only: the printed lecture keeps the open ones)."""
+    shapes = sorted(s["depth"].values(), key=lambda c: (c["layers"], not c["residual"]))
+    shown = [next(c for c in shapes if c["layers"] == L and (c["residual"] or L == 1))
+             for L in sorted({c["layers"] for c in shapes})]
+    seed = shown[0]["seeds"][0]
+    open_ = "\n\n".join(f"**{shape(c)}**\n\n" + _sample_block(prompt, c["samples"][0], "")
+                         for c in shown)
     tabs = []
-    for c in sorted(s["depth"].values(), key=lambda c: (c["residual"], c["layers"])):
-        (first, *rest), seeds = c["samples"], c["seeds"]
-        others = " and ".join(f"{seed}" for seed in seeds[1:])
-        more = "\n\n".join(f"        Seed {seed}\n\n" + _sample_block(prompt, text, " " * 8)
-                            for seed, text in zip(seeds[1:], rest, strict=True))
-        tabs.append(f'=== "{shape(c)}"\n\n' + _sample_block(prompt, first, " " * 4)
-                    + f'\n\n    ??? note screen-only "Seeds {others}"\n\n{more}\n')
-    length = len(next(iter(s["depth"].values()))["samples"][0])
-    return (header_comment(__name__) + "\n".join(tabs)
-            + f"\nEach model continues the prompt `{prompt.strip()}` for {length} characters, "
-              f"sampling at temperature {temperature:g}. Each tab shows the model trained with "
-              f"seed {s['depth'][next(iter(s['depth']))]['seeds'][0]}; the other seeds' "
-              "samples are in a note under it on the web page, and every run's sample is in "
-              "its record (`docs/generated/experiments/shakespeare/`).\n")
+    for c in sorted(shapes, key=lambda c: (c["residual"], c["layers"])):
+        rest = [(k, text) for k, text in zip(c["seeds"], c["samples"], strict=True)
+                if c not in shown or k != seed]
+        tabs.append(f'=== "{shape(c)}"\n\n' + "\n\n".join(
+            f"    Seed {k}\n    {{ .figure-note }}\n\n" + _sample_block(prompt, text, " " * 4)
+            for k, text in rest) + "\n")
+    length = len(shown[0]["samples"][0])
+    return (header_comment(__name__) + open_
+            + f"\n\nEach model continues the prompt `{prompt.strip()}` for {length} characters, "
+              f"sampling at temperature {temperature:g}; above, the models trained with seed "
+              f"{seed}. The tabs hold the plain stacks' samples and the other seeds', and every "
+              "run's sample is in its record (`docs/generated/experiments/shakespeare/`).\n"
+              "{ .figure-note }\n"
+              '\n<div class="screen-only" markdown>\n\n' + "\n".join(tabs) + "\n</div>\n")
 
 
 def run(out: Output) -> None:

@@ -8,7 +8,8 @@ generated/data/lenses.json      §02: each layer's states on probe 1 + probe acc
 generated/data/live_stack.json  §06: the 2-layer LSTM's h and mean |h| per word, both probes
 generated/data/vanishing.json   §09: measured gradient norm per layer relative to the top
                                 layer, every cell x variant x depth (last step), beside the toy
-                                model's definition and the widget's slider ranges
+                                model's definition, the widget's slider ranges, the cells'
+                                names (stacklib's) and the one it opens on
 generated/data/depth_data.json  §10: train / held-out loss and agreement error, mean and std
 generated/data/verdict.json     §10: 1x512 vs 3x256 LSTM (x = 300) counts from stacklib + the
                                 toy-scale training comparison at equal parameters
@@ -19,7 +20,13 @@ Schemas of the experiment files: the docstrings of stacklib/experiments/*.py.
 from __future__ import annotations
 
 from scripts.generation.write import Output
-from stacklib.lecture import DEPTH_VS_WIDTH, GRADIENT_FACTOR_SLIDER, GRADIENT_MODEL
+from stacklib.config import CELLS
+from stacklib.lecture import (
+    DEPTH_VS_WIDTH,
+    GRADIENT_FACTOR_SLIDER,
+    GRADIENT_MODEL,
+    GRADIENT_WIDGET_CELL,
+)
 
 EXPERIMENTS = "docs/generated/experiments"
 DATA = [f"{EXPERIMENTS}/{name}.json"
@@ -81,6 +88,8 @@ def vanishing(flow: dict) -> dict:
         cell = measured.setdefault(run["cell"], {}).setdefault(run["variant"], {})
         cell[str(run["depth"])] = [v / top for v in run["last_step"]]
     out.update(measured=measured, cells=flow["cells"], variants=flow["variants"],
+               cell_names={cell: CELLS[cell].label() for cell in flow["cells"]},
+               cell=GRADIENT_WIDGET_CELL,
                depths=flow["depths"], seq_len=flow["seq_len"], hidden_size=flow["hidden_size"],
                factors=flow["factors"],
                source="experiments/gradient_flow.json: last_step / last_step[top], per run")
@@ -108,7 +117,8 @@ def verdict(dw: dict) -> dict:
                    "params": dw["params"][k], "agreement": tr[k]["mean"],
                    "agreement_std": tr[k]["std"], "steps_to_90": tr[k]["steps_to_90"],
                    "seeds": len(tr[k]["heldout_agreement"])} for k in ("wide", "deep")}
-    return {"cell": cell, "input_size": x, "options": options, "trained": trained,
+    return {"cell": cell, "cell_name": CELLS[cell].name, "input_size": x, "options": options,
+            "trained": trained,
             "trained_source": "experiments/depth_width.json: training"}
 
 

@@ -32,13 +32,13 @@ from dataclasses import dataclass
 
 from stacklib.charlm.analysis import DescribeConfig, TimescaleConfig
 from stacklib.charlm.jobs import Job, Texts
-from stacklib.experiments.budget import matched_width
 from stacklib.lm.model import LMConfig
 from stacklib.lm.train import TrainConfig
-from stacklib.params import count_params
+from stacklib.params import count_params, language_model_params, matched_width
 
 SEEDS = (0, 1, 2)
-BASE = dict(embed_size=64, hidden_size=128)
+STUDY_CELL = "lstm"                   # every group's cell but the cell group's
+BASE = dict(embed_size=64, hidden_size=128, cell=STUDY_CELL)
 REFERENCE_LAYERS = 3                  # the budget group matches the 3 x 128 stack
 BUDGET_TOLERANCE = 0.02
 DATA_SIZES = (31_250, 125_000, 500_000)  # training characters; the full set is the depth group's
@@ -63,9 +63,9 @@ def base_job(vocab_size: int) -> Job:
 
 
 def total_params(model: LMConfig) -> int:
-    """Every trainable weight: embedding, recurrent stack (``count_params``), readout."""
-    V, E, H = model.vocab_size, model.embed_size, model.hidden_size
-    return V * E + count_params(model.cell, E, H, model.num_layers) + H * V + V
+    """Every trainable weight: embedding, recurrent stack, readout."""
+    return language_model_params(model.vocab_size, model.embed_size, model.hidden_size,
+                                 model.num_layers, model.cell)
 
 
 def stack_params(model: LMConfig) -> int:
@@ -98,7 +98,7 @@ def budget_reference(base: LMConfig, layers: int, scale: float) -> LMConfig:
     return base.replace(hidden_size=width)
 
 
-def budget_shapes(reference: LMConfig, scale: float, cell: str = "lstm",
+def budget_shapes(reference: LMConfig, scale: float, cell: str = STUDY_CELL,
                   plain: tuple[int, ...] = (3, 2), tolerance=BUDGET_TOLERANCE
                   ) -> dict[str, LMConfig]:
     """The shapes that spend ``scale`` times the budget of ``reference`` (a 3-layer stack):
@@ -137,9 +137,9 @@ def variant(job: Job, *, layers=None, hidden=None, residual=None, cell=None, tra
 
 
 def shape_name(model: LMConfig, suffix: str = "") -> str:
-    """"L3-h128-res", "L1-h313-gru": layers, width, residual, a cell other than the LSTM."""
+    """"L3-h128-res", "L1-h313-gru": layers, width, residual, a cell other than the study's."""
     return (f"L{model.num_layers}-h{model.hidden_size}" + ("-res" if model.residual else "")
-            + suffix + ("" if model.cell == "lstm" else f"-{model.cell}"))
+            + suffix + ("" if model.cell == STUDY_CELL else f"-{model.cell}"))
 
 
 def plan(vocab_size: int, base: Job | None = None, seeds=SEEDS,
@@ -199,7 +199,7 @@ def budgets(base: Job, scales=(*SCALES, 1.0), tolerance=BUDGET_TOLERANCE) -> dic
                                   tolerance=tolerance).items()}
             for scale in sorted(scales)}
     gru = budget_shapes(reference, 1.0, CELL, plain=(3,), tolerance=tolerance)
-    return {"lstm": lstm, CELL: {shape: shape_name(model) for shape, model in gru.items()}}
+    return {STUDY_CELL: lstm, CELL: {shape: shape_name(model) for shape, model in gru.items()}}
 
 
 def layout(base: Job, short_steps=SHORT_STEPS, tolerance=BUDGET_TOLERANCE) -> dict:
@@ -239,7 +239,7 @@ QUICK_SHORT_STEPS = 8
 
 
 def quick_base(vocab_size: int) -> Job:
-    return Job(LMConfig.of(vocab_size, embed_size=8, hidden_size=12),
+    return Job(LMConfig.of(vocab_size, embed_size=8, hidden_size=12, cell=STUDY_CELL),
                TrainConfig(lr=5e-3, batch_size=4, seq_len=16, max_steps=12, eval_every=4,
                            patience=2, lr_decay=0.5, grad_every=4))
 

@@ -3,8 +3,8 @@
 Per stack (a configuration trained with several seeds) and feature: each layer's score as mean,
 standard deviation and every seed's value (``summary.spread``), trained and untrained; which
 layer holds the feature best, and which layers it cannot be told apart from. Two layers are
-told apart only when their seeds' ranges do not overlap: a difference within the spread of the
-seeds is no finding.
+told apart only as any two results are (``scripts.study.verdict.compare``): when the 95 %
+interval of the difference of their means excludes 0.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from scripts.study.summary import spread
+from scripts.study.verdict import compare
 
 
 def runs_of(probes: dict, config: str) -> list[str]:
@@ -29,17 +30,12 @@ def scores(probes: dict, config: str, feature: str, state: str = "trained") -> n
                      for name in runs_of(probes, config)])
 
 
-def apart(a, b) -> bool:
-    """Are seed values ``a`` all above, or all below, seed values ``b``?"""
-    return min(a) > max(b) or max(a) < min(b)
-
-
 def ranking(table: np.ndarray) -> dict:
-    """The layer (1-based) with the best mean, and the layers whose seeds' range overlaps its
-    own (ties, itself included); ``clear``: it is apart from every other layer."""
+    """The layer (1-based) with the best mean, and the layers the seeds cannot tell from it
+    (ties, itself included); ``clear``: it is apart from every other layer."""
     best = int(np.argmax(table.mean(axis=0)))
     ties = [k + 1 for k in range(table.shape[1])
-            if k == best or not apart(table[:, k], table[:, best])]
+            if k == best or not compare(table[:, k], table[:, best]).apart]
     return {"best": best + 1, "ties": ties, "clear": ties == [best + 1]}
 
 
@@ -51,9 +47,10 @@ def stack_summary(probes: dict, config: str) -> dict:
         untrained = scores(probes, config, feature, "untrained")
         out[feature] = {"layers": [spread(col) for col in trained.T],
                         "untrained": [spread(col) for col in untrained.T],
-                        # is each layer's trained score apart from (above) its untrained one?
-                        "learned": [bool(min(a) > max(b))
-                                    for a, b in zip(trained.T, untrained.T, strict=True)],
+                        # is each layer's trained score apart from, and above, its untrained one?
+                        "learned": [bool(c.apart and c.diff > 0) for c in
+                                    (compare(a, b) for a, b in zip(trained.T, untrained.T,
+                                                                   strict=True))],
                         **ranking(trained)}
     return out
 

@@ -3,7 +3,7 @@
 A record is what the runner stored for one run (``jobs.fit``'s result plus ``name``, ``group``
 and, for analysed runs, ``analysis``). Every summary below reports, per configuration, the mean
 and the standard deviation over its seeds (ddof 0), and keeps each seed's value as well, so a
-page can show the spread itself.
+page can show the spread itself. Comparing two shapes is ``scripts.study.verdict``'s alone.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from collections import defaultdict
 from itertools import pairwise
 
 import numpy as np
+
+from scripts.study.verdict import compare, slope
 
 # How far back from a run's end "still improving" looks, in steps.
 LATE_WINDOW = 1000
@@ -165,37 +167,39 @@ def gradient_summary(runs: list[dict], clip: float) -> dict:
             "diverged": int(sum(h["stopped"] == "diverged" for h in hist))}
 
 
-def gap(deep: dict, wide: dict) -> dict:
-    """A deep shape's test bpc minus the wide layer's at the same budget: the difference of the
-    means over seeds, and its ``margin``, the two standard deviations added (see ``tied``)."""
-    d, w = deep["test_bpc"], wide["test_bpc"]
-    return {"mean": d["mean"] - w["mean"], "margin": d["std"] + w["std"]}
-
-
-def tied(gap: dict) -> bool:
-    """The pages' rule for a tie: two shapes whose means differ by no more than their seeds'
-    spreads added. With three seeds a cautious rule: it calls a win only when the spreads
-    cannot cover the difference."""
-    return abs(gap["mean"]) <= gap["margin"]
+def versus(deep: dict, wide: dict):
+    """A deep shape's test bpc against the wide layer's at the same budget, by the lecture's one
+    comparison (``scripts.study.verdict.compare``)."""
+    return compare(deep["test_bpc"]["values"], wide["test_bpc"]["values"])
 
 
 def scale_summary(configs: dict[str, list[dict]], budgets: dict) -> dict:
     """Depth against width across budgets (``study.budgets``): for the LSTM at every budget,
     smallest first, each shape's results (``trained``, without its curve) and each deeper
-    shape's ``gap`` to the one wide layer; the same for the GRU shapes at the reference budget.
-    A budget's size is its wide layer's whole-model parameters."""
-    def row(shapes: dict) -> dict:
+    shape's comparison with the one wide layer (``versus``: the difference with its intervals
+    and its word); the same for the GRU shapes at the reference budget. ``trend``: each deeper
+    LSTM shape's difference per doubling of the budget (``verdict.slope``). A budget's size is
+    its wide layer's whole-model parameters."""
+    def row(shapes: dict) -> tuple[dict, dict]:
         results = {}
         for shape, name in shapes.items():
             results[shape] = {k: v for k, v in trained(configs[name]).items() if k != "curve"}
             results[shape]["name"] = name
         wide = next(c for c in results.values() if c["layers"] == 1)
-        return {"params": wide["params"], "shapes": results,
-                "gap": {shape: gap(c, wide) for shape, c in results.items() if c is not wide}}
+        comparisons = {shape: versus(c, wide) for shape, c in results.items() if c is not wide}
+        return ({"params": wide["params"], "shapes": results,
+                 "versus_wide": {s: c.as_dict() for s, c in comparisons.items()}}, comparisons)
 
-    return {"lstm": [{"scale": float(scale), **row(shapes)}
-                     for scale, shapes in sorted(budgets["lstm"].items())],
-            "gru": row(budgets["gru"])}
+    lstm = [(float(scale), *row(shapes)) for scale, shapes in sorted(budgets["lstm"].items())]
+    deeper = {shape for _, _, comparisons in lstm for shape in comparisons}
+    trend = {}
+    for shape in sorted(deeper):
+        at = [(scale, comparisons[shape]) for scale, _, comparisons in lstm
+              if shape in comparisons]
+        if len(at) > 1:
+            trend[shape] = slope([scale for scale, _ in at], [c for _, c in at])
+    return {"lstm": [{"scale": scale, **summary} for scale, summary, _ in lstm],
+            "gru": row(budgets["gru"])[0], "trend": trend}
 
 
 def study_summary(records: list[dict], layout: dict) -> dict:

@@ -104,8 +104,12 @@ def verdict_summary(runs: list, records: dict, budgets: tuple[str, ...]) -> dict
                 residual.append(c)
         rows.append({"group": group, "scale": float(group[1:]), "params": wide["params"],
                      "shapes": shapes, "versus_wide": versus})
+    deep = {rs[0].shape: {**final(rs, records), "curves": [records[r.name]["history"] for r in rs]}
+            for rs in groups.get("deep", {}).values()}
+    plain, residual_deep = (next((d for d in deep.values() if d["residual"] == r), None)
+                            for r in (False, True))
     return {"budgets": rows,
             "trend": slope([row["scale"] for row in rows], residual) if len(rows) > 1 else None,
-            "deep": {rs[0].shape: {**final(rs, records),
-                                   "curves": [records[r.name]["history"] for r in rs]}
-                     for rs in groups.get("deep", {}).values()}}
+            "deep": deep,
+            "deep_residual_minus_plain": None if plain is None or residual_deep is None else
+            compare(residual_deep["test_bpc"]["values"], plain["test_bpc"]["values"]).as_dict()}

@@ -6,7 +6,8 @@ that layer still carries the change k characters later. Averaged over many posit
 held-out plays and divided by the layer's typical state size (its RMS norm), this is the
 layer's decay curve; its half-life is the number of characters after the curve's peak until it
 first falls to half the peak. A layer that integrates slowly keeps a change longer. Both of an
-LSTM layer's states are read: h, what it hands upward, and c, its memory cell.
+LSTM layer's states are read: h, what it hands upward, and c, its memory cell, at every step
+(``stacklib.lm.states``: torch.nn's layers hand back only the last c).
 
 Step sizes. The mean |h_t - h_{t-1}| per unit, divided by the mean |h_t|: how much of its
 state a layer rewrites per character.
@@ -21,6 +22,9 @@ import torch
 
 from stacklib.corpus import Corpus
 from stacklib.lm.model import LM
+from stacklib.lm.states import layer_states
+
+ROWS = 32  # windows the reference runs at once: it keeps a record of every step
 
 
 @dataclass(frozen=True)
@@ -38,22 +42,6 @@ def _hidden(model: LM, ids: np.ndarray) -> list[np.ndarray]:
     return [h.numpy() for h in hidden]
 
 
-@torch.no_grad()
-def _states(model: LM, ids: np.ndarray) -> dict[str, list[np.ndarray]]:
-    """Every layer's h and c (B, T, H) for ``ids`` (B, T). ``nn.LSTM`` hands back only the
-    last c, so each layer steps through time again on the input it read."""
-    ids_t = torch.from_numpy(ids)
-    hidden, outputs, _ = model.run(ids_t)
-    cells = []
-    for layer, x in zip(model.layers, [model.embed(ids_t), *outputs[:-1]], strict=True):
-        state, c = None, []
-        for t in range(x.shape[1]):
-            _, state = layer(x[:, t : t + 1], state)
-            c.append(state[1][0])                                       # (B, H)
-        cells.append(torch.stack(c, dim=1).numpy())
-    return {"h": [h.numpy() for h in hidden], "c": cells}
-
-
 def _decay(a: np.ndarray, b: np.ndarray, context: int) -> tuple[list[float], int, int | None]:
     """The relative distance between two runs' states after the change, its peak, and the
     characters from the peak until it first halves (None: not within the window)."""
@@ -66,7 +54,8 @@ def _decay(a: np.ndarray, b: np.ndarray, context: int) -> tuple[list[float], int
 
 @torch.no_grad()
 def timescales(model: LM, ids: np.ndarray, cfg: TimescaleConfig = TimescaleConfig()) -> dict:
-    """Per state ("h", "c") and layer: the decay curve of a one-character change.
+    """Per state ("h", and "c" for a cell with one) and layer: the decay curve of a
+    one-character change.
 
     Returns {state: {"curve": [L][horizon] (relative distance k = 0 .. horizon-1 characters
     after the change), "peak": [L] (characters from the change to the curve's maximum),
@@ -85,11 +74,13 @@ def timescales(model: LM, ids: np.ndarray, cfg: TimescaleConfig = TimescaleConfi
     rng = np.random.default_rng(cfg.seed)
     shift = rng.integers(1, V, cfg.positions)                           # never 0: a change
     changed[:, cfg.context] = (changed[:, cfg.context] + shift) % V
-    original, other = _states(model, windows), _states(model, changed)
+    original = layer_states(model, windows, ROWS)
+    other = layer_states(model, changed, ROWS)
     out = {}
-    for state in ("h", "c"):
-        decays = [_decay(a, b, cfg.context)
-                  for a, b in zip(original[state], other[state], strict=True)]
+    for state, a_layers, b_layers in zip(("h", "c"), original, other, strict=True):
+        if a_layers is None:  # no memory cell
+            continue
+        decays = [_decay(a, b, cfg.context) for a, b in zip(a_layers, b_layers, strict=True)]
         out[state] = {"curve": [d[0] for d in decays], "peak": [d[1] for d in decays],
                       "half_life": [d[2] for d in decays]}
     return out

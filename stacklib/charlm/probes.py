@@ -17,19 +17,16 @@ the counts before the first stop or name): those are left out.
 
 Probes. The model reads the text as ``streams`` contiguous rows, its state carried from chunk
 to chunk; the first ``warmup`` positions of each row are left out (the state is still forming)
-and every ``stride``-th of the rest is probed. On each layer's hidden state h (standardised), a
-multinomial logistic regression (L-BFGS, L2) predicts a class feature and a ridge regression a
-count; both are fitted on one text (the validation plays) and scored on another (the test
-plays): accuracy, or R^2 about the scored text's own mean. The baseline probe sees only the
-character just read (its one-hot code): whatever it scores, the character alone explains.
+and every ``stride``-th of the rest is probed. On each layer's hidden state h, a logistic probe
+predicts a class feature and a ridge probe a count (``stacklib.linear_probes``); both are fitted
+on one text (the validation plays) and scored on another (the test plays): accuracy, or R^2
+about the scored text's own mean. The baseline probe sees only the character just read (its
+one-hot code): whatever it scores, the character alone explains.
 
 Cells. For each feature and layer, the single unit of h whose activation tracks the feature
 most closely on the fitting text: the largest correlation ratio (eta: the share of the unit's
 spread that the feature's classes explain, square-rooted; |r| for a yes/no feature) or the
 largest |Pearson r| for a count. Its score on the scored text is reported beside it.
-
-The same logistic probe as §02's toy experiment (``stacklib.experiments.probes``), kept in this
-module so that these results depend only on it and the model code.
 """
 
 from __future__ import annotations
@@ -40,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from stacklib.linear_probes import fit_logistic, fit_ridge, r_squared
 from stacklib.lm.model import LM
 
 CLASSES = ("lowercase", "capital", "space", "newline", "other")
@@ -149,44 +147,14 @@ def one_hot(ids: np.ndarray, vocab_size: int) -> np.ndarray:
     return np.eye(vocab_size, dtype=np.float32)[ids]
 
 
-def _standardise(fit: np.ndarray, test: np.ndarray):
-    mu, sd = fit.mean(0), fit.std(0) + 1e-6
-    return (fit - mu) / sd, (test - mu) / sd
-
-
-def logistic_accuracy(x_fit, y_fit, x_test, y_test, n_classes: int, cfg: ProbeConfig) -> float:
-    """Held-out accuracy of a multinomial logistic regression fitted on (x_fit, y_fit)."""
-    a, b = _standardise(x_fit, x_test)
-    xt, yt = torch.from_numpy(a).float(), torch.from_numpy(y_fit.astype(np.int64))
-    w = torch.zeros(x_fit.shape[1], n_classes, requires_grad=True)
-    bias = torch.zeros(n_classes, requires_grad=True)
-    opt = torch.optim.LBFGS([w, bias], max_iter=cfg.max_iter, line_search_fn="strong_wolfe")
-
-    def closure():
-        opt.zero_grad()
-        loss = torch.nn.functional.cross_entropy(xt @ w + bias, yt) + cfg.l2 * (w * w).sum()
-        loss.backward()
-        return loss
-
-    opt.step(closure)
-    scores = b @ w.detach().numpy() + bias.detach().numpy()
-    return float((scores.argmax(1) == y_test).mean())
-
-
-def ridge_r2(x_fit, y_fit, x_test, y_test, cfg: ProbeConfig) -> float:
-    """Held-out R^2 of a ridge regression fitted on (x_fit, y_fit)."""
-    a, b = _standardise(x_fit.astype(np.float64), x_test.astype(np.float64))
-    n, d = a.shape
-    w = np.linalg.solve(a.T @ a / n + cfg.ridge * np.eye(d), a.T @ (y_fit - y_fit.mean()) / n)
-    pred = b @ w + y_fit.mean()
-    return float(1 - np.sum((y_test - pred) ** 2) / np.sum((y_test - y_test.mean()) ** 2))
-
-
 def probe_score(feature: str, x_fit, y_fit, x_test, y_test, cfg: ProbeConfig) -> float:
+    """The held-out score of the probe of ``feature`` fitted on (x_fit, y_fit): accuracy for a
+    class feature, R^2 for a count."""
     spec = FEATURES[feature]
     if spec.kind == "class":
-        return logistic_accuracy(x_fit, y_fit, x_test, y_test, len(spec.classes), cfg)
-    return ridge_r2(x_fit, y_fit, x_test, y_test, cfg)
+        predict = fit_logistic(x_fit, y_fit, len(spec.classes), cfg.l2, cfg.max_iter)
+        return float((predict(x_test) == y_test).mean())
+    return r_squared(y_test, fit_ridge(x_fit, y_fit, cfg.ridge)(x_test))
 
 
 def selectivity(h: np.ndarray, y: np.ndarray, kind: str) -> np.ndarray:

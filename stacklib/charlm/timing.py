@@ -1,20 +1,18 @@
 """What depth costs in time: a training step, and the latency of one character, side by side.
 
-Models are timed in turns within one process: every round times each model ``reps`` times, in
-an order that rotates from round to round, and the median over rounds is kept. A busy machine
+Each is timed for every model in turns within one process (``stacklib.timing``): a busy machine
 slows every model of a round alike, so the ratios between them are the result; the absolute
 milliseconds hold only for the machine and moment they were measured on.
 """
 
 from __future__ import annotations
 
-import statistics
-import time
 from dataclasses import dataclass
 
 import torch
 
 from stacklib.lm.model import LM, LMConfig, detach
+from stacklib.timing import time_in_turns
 
 
 @dataclass(frozen=True)
@@ -61,29 +59,15 @@ def time_models(models: dict[str, LMConfig], cfg: TimingConfig = TimingConfig())
             ids = torch.randint(0, m.vocab_size, (cfg.batch_size, cfg.seq_len + 1))
             built[name] = (model, torch.optim.Adam(model.parameters(), lr=1e-3), ids)
 
-        def measure(task: str, name: str) -> float:
-            """Milliseconds per step (training) or per character (latency), once."""
-            model, opt, ids = built[name]
-            start = time.perf_counter()
-            for _ in range(cfg.reps):
-                if task == "train_step_ms":
-                    _train_step(model, opt, ids)
-                else:
-                    _generate(model, ids[:1, :1], cfg.latency_chars)
-            per = cfg.reps * (1 if task == "train_step_ms" else cfg.latency_chars)
-            return (time.perf_counter() - start) / per * 1e3
+        def step(model, opt, ids):
+            return lambda: _train_step(model, opt, ids)
 
-        tasks, names = ("train_step_ms", "char_latency_ms"), list(built)
-        for task in tasks:  # a warm-up of every model first
-            for name in names:
-                measure(task, name)
-        samples = {name: {task: [] for task in tasks} for name in names}
-        for r in range(cfg.rounds):
-            order = names[r % len(names):] + names[: r % len(names)]  # rotates every round
-            for task in tasks:
-                for name in order:
-                    samples[name][task].append(measure(task, name))
-        return {name: {task: statistics.median(v) for task, v in s.items()}
-                for name, s in samples.items()}
+        def text(model, opt, ids):
+            return lambda: _generate(model, ids[:1, :1], cfg.latency_chars)
+
+        steps = time_in_turns({n: step(*b) for n, b in built.items()}, cfg.rounds, cfg.reps)
+        texts = time_in_turns({n: text(*b) for n, b in built.items()}, cfg.rounds, cfg.reps)
+        return {name: {"train_step_ms": steps[name],
+                       "char_latency_ms": texts[name] / cfg.latency_chars} for name in built}
     finally:
         torch.set_num_threads(old)

@@ -19,12 +19,11 @@ import torch
 from torch import nn
 
 from stacklib import data
-from stacklib.config import param_name
 from stacklib.experiments.common import threads
 from stacklib.lm.model import LM, LMConfig
+from stacklib.lm.states import layer_states as reference_states
 from stacklib.lm.text import Batch
 from stacklib.lm.train import History, TrainConfig, train
-from stacklib.numpy import StackedRNN
 
 IGNORED = -100  # cross_entropy's ignore_index: the padding after a sentence is not scored
 
@@ -63,13 +62,6 @@ class AgreementJob:
                            eval_every=self.curve_every,
                            goal=1 - self.stop_at if self.stop_at else None, seed=self.seed,
                            threads=self.threads)
-
-
-def flat_weights(model: LM) -> dict[str, torch.Tensor]:
-    """The stack's weights under torch.nn's flat names (weight_ih_l{k}, ...): each layer is a
-    one-layer torch.nn module, whose own names end in _l0."""
-    return {param_name(name.removesuffix("_l0"), k): p
-            for k, layer in enumerate(model.layers) for name, p in layer.named_parameters()}
 
 
 def recurrent_params(model: LM) -> int:
@@ -161,18 +153,15 @@ def evaluate(model: LM, sentences, n_threads: int = 1) -> dict:
 @torch.no_grad()
 def layer_states(model: LM, sentences) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """Every layer's state after reading each word: h (L, B, T, H), c or None, mask (B, T),
-    computed by the NumPy reference from the model's weights. The embeddings, layer 0, are
-    not included (see ``embeddings``)."""
+    computed by the NumPy reference from the model's weights (``stacklib.lm.states``). The
+    embeddings, layer 0, are not included (see ``embeddings``)."""
     x, _ = data.batch(sentences)
     full = np.concatenate([x, np.full((len(sentences), 1), data.PAD)], axis=1)
     for b, s in enumerate(sentences):
         full[b, len(s.tokens)] = data.WORD_TO_ID[s.tokens[-1]]
-    emb = model.embed(torch.from_numpy(full)).numpy()  # (B, T, E)
-    stack = StackedRNN.from_config(model.cfg.stack, dtype=emb.dtype)
-    stack.load_state_dict({k: v.detach().numpy() for k, v in flat_weights(model).items()})
-    out = stack(emb)  # out.h: (L, T, B, H), every layer at every step
-    h = out.h.transpose(0, 2, 1, 3)[:, :, 1:]
-    c = out.c.transpose(0, 2, 1, 3)[:, :, 1:] if out.c is not None else None
+    h, c = reference_states(model, full)  # every layer after every token of ``full``
+    h = h[:, :, 1:]
+    c = c[:, :, 1:] if c is not None else None
     mask = np.zeros((len(sentences), full.shape[1] - 1), dtype=bool)
     for b, s in enumerate(sentences):
         mask[b, : len(s.tokens)] = True

@@ -30,10 +30,11 @@ import numpy as np
 
 from stacklib import data
 from stacklib.experiments.agreement import AgreementJob, evaluate, train_lm
-from stacklib.experiments.budget import lstm_params, matched_width
+from stacklib.experiments.budget import lstm_params
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.experiments.stacks import HERO
 from stacklib.lecture import DEPTH_VS_WIDTH, SEEDS
+from stacklib.params import matched_width
 
 
 @dataclass(frozen=True)

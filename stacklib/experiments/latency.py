@@ -3,9 +3,12 @@
 Three LSTM stacks per scale: "wide" (1 layer), "deep" (3 narrow layers, about the same number of
 parameters) and "narrow1" (1 narrow layer: same width as each deep layer). Scales: "trained"
 (the sizes of experiment 3a: input 24, 1x66 vs 3x32) and "seed" (input 300, 1x512 vs 3x256).
-Forward passes without gradients are timed in turns in one process: every round times each
-model `reps` times, the order rotating, and the median over rounds is reported. Wall-clock
-numbers vary between runs and machines; the ratios are the result (never asserted).
+Forward passes without gradients are timed in turns in one process (``stacklib.timing``):
+every round times each model `reps` times, the order rotating, and the median over rounds is
+reported. Wall-clock numbers vary between runs and machines; the ratios are the result (never
+asserted). So a measurement is made again only when asked, or when what it times changes
+(``LatencyConfig.timed``: the stacks' shapes and the timing settings), never because the
+library's code did.
 
 JSON schema (``latency.json``)::
 
@@ -19,15 +22,16 @@ JSON schema (``latency.json``)::
 
 from __future__ import annotations
 
-import time
+import dataclasses
 from dataclasses import dataclass
 
-import numpy as np
 import torch
 
-from stacklib.experiments.budget import lstm_params, matched_width
+from stacklib.experiments.budget import lstm_params
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.lecture import LATENCY_CASES
+from stacklib.params import matched_width
+from stacklib.timing import time_in_turns
 
 
 @dataclass(frozen=True)
@@ -46,28 +50,25 @@ class LatencyConfig:
     def tiny(cls) -> LatencyConfig:
         return cls(cases=(("trained", 16, 16, 3, 0, 1, 6),), rounds=3, reps=2)
 
+    def timed(self) -> dict:
+        """What a measurement times: its settings and the stacks of every case."""
+        return {**dataclasses.asdict(self), "stacks": [stacks(case) for case in self.cases]}
 
-def time_in_turns(fns: dict, rounds: int, reps: int) -> dict[str, float]:
-    """Median milliseconds per call of each function, timed in rotating turns."""
-    names, samples = list(fns), {n: [] for n in fns}
-    for name in names:
-        fns[name]()                                     # warm-up
-    for r in range(rounds):
-        for name in names[r % len(names):] + names[: r % len(names)]:
-            start = time.perf_counter()
-            for _ in range(reps):
-                fns[name]()
-            samples[name].append((time.perf_counter() - start) / reps * 1e3)
-    return {n: float(np.median(s)) for n, s in samples.items()}
+
+def stacks(case) -> dict:
+    """A case's three stacks, {name: (input size, hidden size, layers)}, and its input."""
+    _, inp, hid, layers, wide, batch, seq_len = case
+    wide = wide or matched_width(lstm_params(inp, hid, layers), "lstm", inp, 1, range(1, 8 * hid))
+    return {"wide": (inp, wide, 1), "deep": (inp, hid, layers), "narrow1": (inp, hid, 1),
+            "batch": batch, "seq_len": seq_len}
 
 
 def measure(cfg: LatencyConfig, case) -> dict:
-    scale, inp, hid, layers, wide, batch, seq_len = case
-    wide = wide or matched_width(lstm_params(inp, hid, layers), "lstm", inp, 1, range(1, 8 * hid))
+    scale, inp, _, layers, _, batch, seq_len = case
+    shapes = stacks(case)
     torch.manual_seed(cfg.seed)
-    hidden = {"wide": wide, "deep": hid, "narrow1": hid}
-    mods = {"wide": torch.nn.LSTM(inp, wide, 1), "deep": torch.nn.LSTM(inp, hid, layers),
-            "narrow1": torch.nn.LSTM(inp, hid, 1)}
+    hidden = {name: shapes[name][1] for name in ("wide", "deep", "narrow1")}
+    mods = {name: torch.nn.LSTM(*shapes[name]) for name in hidden}
     x = torch.randn(seq_len, batch, inp)
 
     def call(m):

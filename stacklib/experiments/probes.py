@@ -1,10 +1,10 @@
 """Experiment 2: layer specialisation — linear probes on every layer of the trained stacks.
 
 For each model of experiment 1 (same configs; seed 0 gives the same trained weights), trained
-with every seed of `stacklib.lecture.SEEDS`, a multinomial logistic regression (numpy features,
-torch L-BFGS, L2) is fitted per layer on the states of LM-training sentences and scored on
-held-out sentences (held-out subject/attractor pairs). Layer 0 is the word embedding (the input
-x_t), a baseline. Each seed's model also reports how far each layer's state moves per word.
+with every seed of `stacklib.lecture.SEEDS`, a logistic probe (``stacklib.linear_probes``) is
+fitted per layer on the states of LM-training sentences and scored on held-out sentences
+(held-out subject/attractor pairs). Layer 0 is the word embedding (the input x_t), a baseline.
+Each seed's model also reports how far each layer's state moves per word.
 
 Features:
   pos             surface: the current word's part of speech (all words, 7 classes)
@@ -42,6 +42,7 @@ from stacklib.experiments.agreement import embeddings, layer_states, train_subse
 from stacklib.experiments.common import Timer, run, threads
 from stacklib.experiments.stacks import StacksConfig, layer_stats, probe_lamps, trained_model
 from stacklib.lecture import SEEDS
+from stacklib.linear_probes import fit_logistic
 
 FEATURES = {"pos": "surface", "word_number": "surface", "subject_number": "structural",
             "subject_number_mismatch": "structural"}
@@ -86,26 +87,6 @@ def targets(sentences) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     return out
 
 
-def fit_probe(x: np.ndarray, y: np.ndarray, n_classes: int, l2: float, max_iter: int):
-    """Standardised multinomial logistic regression; returns a predict(x) function."""
-    mu, sd = x.mean(0), x.std(0) + 1e-6
-    xt = torch.from_numpy((x - mu) / sd).float()
-    yt = torch.from_numpy(y)
-    w = torch.zeros(x.shape[1], n_classes, requires_grad=True)
-    b = torch.zeros(n_classes, requires_grad=True)
-    opt = torch.optim.LBFGS([w, b], max_iter=max_iter, line_search_fn="strong_wolfe")
-
-    def closure():
-        opt.zero_grad()
-        loss = torch.nn.functional.cross_entropy(xt @ w + b, yt) + l2 * (w * w).sum()
-        loss.backward()
-        return loss
-
-    opt.step(closure)
-    w_, b_ = w.detach().numpy(), b.detach().numpy()
-    return lambda z: (((z - mu) / sd) @ w_ + b_).argmax(1)
-
-
 def layer_features(model, sentences) -> list[np.ndarray]:
     """[embedding (B, T, E), layer 1 h (B, T, H), ...] for the words of the sentences."""
     h, _, _ = layer_states(model, sentences)
@@ -124,8 +105,8 @@ def probe_model(model, train_s, test_s, cfg: ProbesConfig) -> dict:
         n_classes = len(data.POS_TAGS) if f == "pos" else 3 if f == "word_number" else 2
         acc[f] = []
         for a_tr, a_te in zip(tr_feats, te_feats, strict=True):
-            predict = fit_probe(a_tr[i_tr[:, 0], i_tr[:, 1]], y_tr, n_classes, cfg.l2,
-                                cfg.max_iter)
+            predict = fit_logistic(a_tr[i_tr[:, 0], i_tr[:, 1]], y_tr, n_classes, cfg.l2,
+                                   cfg.max_iter)
             acc[f].append(float((predict(a_te[i_te[:, 0], i_te[:, 1]]) == y_te).mean()))
     n = len(tr_feats) - 1
     return {"num_layers": n, "layers": ["embedding"] + [f"layer {k}" for k in range(1, n + 1)],

@@ -163,8 +163,8 @@ class StackedRNN(ConfigFields):
         """h0 and c0 (None but for the LSTM) as (L, B, H) copies; zeros when not given."""
         cfg = self.config
         want = state_shape(cfg.num_layers, batch, cfg.hidden_size, batched)
-        names = ("h0", "c0") if cfg.cell == "lstm" else ("h0",)
-        given = [None] * len(names) if hx is None else state_pair(cfg.cell, hx)
+        names = ("h0", "c0") if cfg.cell_state else ("h0",)
+        given = [None] * len(names) if hx is None else state_pair(cfg.cell, cfg.cell_state, hx)
         states = []
         for name, value in zip(names, given, strict=True):
             if value is None:
@@ -174,7 +174,7 @@ class StackedRNN(ConfigFields):
             check_shape(name, s.shape, want, "(num_layers, B, hidden_size)" if batched else
                         "(num_layers, hidden_size) for an unbatched x")
             states.append(np.array(s if batched else s[:, None]))
-        return states[0], (states[1] if cfg.cell == "lstm" else None)
+        return states[0], (states[1] if cfg.cell_state else None)
 
     def backward(self, out: StackOutput, grad_output, grad_h_n=None,
                  grad_c_n=None) -> Gradients:
@@ -189,15 +189,16 @@ class StackedRNN(ConfigFields):
         if out.tape.config != cfg:
             raise ValueError(f"out: made by a stack of {out.tape.config}, not of this one's "
                              f"{cfg}")
-        if grad_c_n is not None and cfg.cell != "lstm":
-            raise ValueError(f"grad_c_n: only defined for cell='lstm', got cell={cfg.cell!r}")
+        if grad_c_n is not None and not cfg.cell_state:
+            raise ValueError(f"grad_c_n: only defined for a cell with a memory c, such as "
+                             f"cell='lstm', got cell={cfg.cell!r}")
         batched = out.output.ndim == 3
         dy = self._grad("grad_output", grad_output, out.output.shape, batched)
         if batched and cfg.batch_first:
             dy = dy.transpose(1, 0, 2)
         dh_n = self._grad("grad_h_n", grad_h_n, out.h_n.shape, batched)
         dc_n = self._grad("grad_c_n", grad_c_n, out.h_n.shape, batched) \
-            if cfg.cell == "lstm" else None
+            if cfg.cell_state else None
         g = backward(out.tape, dy, dh_n, dc_n)
         if not batched:
             return dataclasses.replace(g, input=g.input[:, 0], h0=g.h0[:, 0],

@@ -85,10 +85,10 @@ class Gradients:
     h_norm: np.ndarray  # (T, L): ||dLoss/dh^[l]_t|| over the batch, both paths included
 
 
-def weights(p, l):
+def weights(cfg: StackConfig, p, l):
     """Layer l's W_ih, W_hh, b_ih, b_hh (0-based l; biases 0 in a stack without them)."""
-    return (p[param_name("weight_ih", l)], p[param_name("weight_hh", l)],
-            p.get(param_name("bias_ih", l), 0.0), p.get(param_name("bias_hh", l), 0.0))
+    w_ih, w_hh, b_ih, b_hh = cfg.layer_params(l)
+    return p[w_ih], p[w_hh], p.get(b_ih, 0.0), p.get(b_hh, 0.0)
 
 
 def forward(cfg: StackConfig, p: dict, x, h0, c0=None, rng=None) -> StackOutput:
@@ -102,7 +102,7 @@ def forward(cfg: StackConfig, p: dict, x, h0, c0=None, rng=None) -> StackOutput:
     for t in range(T):                                    # through time ...
         inp, row = x[t], []                               # x^[1]_t: (B, in)
         for l in range(L):                                # ... one climb per timestep
-            h[l], c[l], record = cell_step(cfg, inp, h[l], c[l], weights(p, l))
+            h[l], c[l], record = cell_step(cfg, inp, h[l], c[l], weights(cfg, p, l))
             a, norm = h[l], None                          # a^[l]_t: (B, H)
             if cfg.layer_norm:
                 a, norm = layer_norm(h[l], p[param_name("ln_weight", l)],
@@ -137,7 +137,7 @@ def backward(tape: Tape, dy, dh_n, dc_n=None) -> Gradients:
     for t in reversed(range(T)):                          # back through time ...
         du = dy[t]                                        # dLoss/du^[L]_t: (B, H)
         for l in reversed(range(L)):                      # ... one descent per timestep
-            step, (w_ih, w_hh, _, _) = steps[t][l], weights(p, l)
+            step, (w_ih, w_hh, _, _) = steps[t][l], weights(cfg, p, l)
             d_above = du                                  # dLoss/dh^[l]_t from above
             if cfg.layer_norm:                            # u = LayerNorm(h) (+ x)
                 d_above, dw, db = layer_norm_backward(du, p[param_name("ln_weight", l)],
@@ -151,11 +151,12 @@ def backward(tape: Tape, dy, dh_n, dc_n=None) -> Gradients:
                                                                   step.cell, w_hh)
             dx = dgx @ w_ih  # down the stack: to what this layer read at step t
             # --8<-- [end:backward_step]
-            grads[param_name("weight_ih", l)] += dgx.T @ step.cell.x
-            grads[param_name("weight_hh", l)] += dgh.T @ step.cell.h_prev
+            n_ih, n_hh, n_bih, n_bhh = cfg.layer_params(l)
+            grads[n_ih] += dgx.T @ step.cell.x
+            grads[n_hh] += dgh.T @ step.cell.h_prev
             if cfg.bias:
-                grads[param_name("bias_ih", l)] += dgx.sum(axis=0)
-                grads[param_name("bias_hh", l)] += dgh.sum(axis=0)
+                grads[n_bih] += dgx.sum(axis=0)
+                grads[n_bhh] += dgh.sum(axis=0)
             if cfg.residual and l >= 1:
                 dx = dx + du  # the skip path hands the gradient from above straight down
             if l >= 1 and steps[t][l - 1].mask is not None:

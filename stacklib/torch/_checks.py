@@ -35,7 +35,7 @@ def check_hx(hx: object, cfg: StackConfig, batch: int, batched: bool,
     """hx as its states [h0] or [h0, c0], each (L, B, H)."""
     want = state_shape(cfg.num_layers, batch, cfg.hidden_size, batched)
     out = []
-    states = state_pair(cfg.cell, hx)  # [h0] or, for the LSTM, [h0, c0]
+    states = state_pair(cfg.cell, cfg.cell_state, hx)  # [h0], or [h0, c0] with a memory c
     for name, t in zip(("h0", "c0")[: len(states)], states, strict=True):
         t = _tensor(name, t, dtype)
         check_shape(name, tuple(t.shape), want, "(num_layers, B, hidden_size)" if batched

@@ -108,8 +108,7 @@ class StackedRNN(ConfigFields, nn.Module):
 
     def _layer(self, k: int) -> tuple:
         """Layer k's weight_ih, weight_hh, bias_ih, bias_hh (biases None without bias)."""
-        return tuple(getattr(self, param_name(part, k), None)
-                     for part in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+        return tuple(getattr(self, name, None) for name in self.config.layer_params(k))
 
     # ------------------------------------------------------------------ forward
     def forward(self, x: Tensor, hx: Tensor | tuple[Tensor, Tensor] | None = None):
@@ -119,7 +118,7 @@ class StackedRNN(ConfigFields, nn.Module):
         T, B, _ = x.shape
         if hx is None:                                     # zeros: one memory per layer
             zeros = x.new_zeros(L, B, H)
-            hx = [zeros, zeros] if cfg.cell == "lstm" else [zeros]
+            hx = [zeros, zeros] if cfg.cell_state else [zeros]
         else:
             hx = check_hx(hx, cfg, B, batched, dtype)      # each (L, B, H)
         state = [tuple(s[l] for s in hx) for l in range(L)]  # state[l]: (h,) or (h, c)
@@ -142,13 +141,13 @@ class StackedRNN(ConfigFields, nn.Module):
 
         output = torch.stack(outputs)                      # (T, B, H)
         h_n = torch.stack([s[0] for s in state])           # (L, B, H)
-        c_n = torch.stack([s[1] for s in state]) if cfg.cell == "lstm" else None
+        c_n = torch.stack([s[1] for s in state]) if cfg.cell_state else None
         if not batched:
             output, h_n = output.squeeze(1), h_n.squeeze(1)  # (T, H), (L, H)
             c_n = c_n.squeeze(1) if c_n is not None else None
         elif cfg.batch_first:
             output = output.transpose(0, 1)                # (B, T, H)
-        return (output, (h_n, c_n)) if cfg.cell == "lstm" else (output, h_n)
+        return (output, (h_n, c_n)) if cfg.cell_state else (output, h_n)
 
     # ------------------------------------------------------------------ state dicts
     def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):

@@ -1,9 +1,30 @@
 """Helpers the browser tests import: pages of each widget, the site's URL path, generated data,
-and small Playwright utilities. (Fixtures live in conftest.py, which imports these.)"""
+and small Playwright utilities. (Fixtures live in conftest.py, which imports these.)
+
+How a browser test waits: on what the page says it has done, never on time, so that a busy
+machine makes a test slower, never red.
+
+- A widget says it is live (or failed) with `data-widget-state` (runtime.js): `web.settle()`
+  waits for every widget of the page, and for a11y.js's patches (`StackA11y.pending` false).
+- A widget says what it shows with its own attributes, set when it has drawn it (`data-step`,
+  `data-playing`, `data-ticking`, its UI's `is-visible` class...): wait for the one the test
+  needs with `page.wait_for_function` (or read it, after an action that sets it synchronously).
+  A widget without such a state gets one, set where it has finished drawing (one attribute on
+  its element, nothing a reader sees), before a test waits on it.
+- The page says its skipped blocks are drawn with `<html data-blocks="drawn">` (a11y.js):
+  BLOCKS_DRAWN.
+- What the last change set off (a layout shift, a block drawn, a resize) is reported within two
+  frames: FRAMES.
+- A request the test holds is a `Held`: it waits until Playwright hands the request over.
+
+No `wait_for_timeout`, `time.sleep` or `timeout=`: the one timeout is SAFETY_NET_MS, every page's
+default (conftest.py), a net for a page that never answers, not what a test relies on.
+"""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,6 +38,10 @@ PAGES = {  # widget -> page (site-relative URL)
     "verdict": "10-verdict/", "quiz": "13-mastery-check/", "depth-data": "10b-depth-and-data/",
     "curves": "10-verdict/", "shakespeare-live": "06b-shakespeare-layers/",
 }
+
+# The one timeout of the browser tests: a net for a page that never answers, far above what any
+# wait takes on a machine busy with other work (a test waits on events, never on time).
+SAFETY_NET_MS = 120_000
 
 PHONE = {"width": 412, "height": 823}  # Lighthouse's mobile screen
 LAPTOP = {"width": 1350, "height": 940}  # Lighthouse's desktop screen
@@ -44,10 +69,39 @@ WATCH_SHIFTS = """(() => {
 })()"""
 # Two frames drawn: what the last change moved has been reported.
 FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
-# Every block of the article, and every notebook cell, laid out: none is left to skip.
+# The page's word that every block skipped at load is drawn (a11y.js), to wait on ...
+BLOCKS_DRAWN = "() => document.documentElement.dataset.blocks === 'drawn'"
+# ... and what it means: every block of the article, and every notebook cell, laid out.
 ALL_DRAWN = """() => [...document.querySelectorAll(
   ".md-typeset > *, .jupyter-wrapper .jp-Notebook > .jp-CodeCell")].every((block) =>
   getComputedStyle(block).contentVisibility !== "auto")"""
+
+
+class Held:
+    """The requests of `page` for `pattern`, held unanswered (a held script or image also
+    holds the page's load event) until the test lets them go."""
+
+    def __init__(self, page, pattern: str):
+        self.page, self.pattern, self.routes = page, pattern, []
+        page.route(pattern, lambda route: self.routes.append(route))
+
+    def wait(self) -> Held:
+        """Until the page has asked for it. Playwright hands a request to Python between the
+        page's events, while the test waits on the page: give it those turns until it has."""
+        deadline = time.monotonic() + SAFETY_NET_MS / 1000
+        while not self.routes:
+            assert time.monotonic() < deadline, f"{self.pattern} was never requested"
+            self.page.evaluate(FRAMES)
+        return self
+
+    def release(self, **response) -> None:
+        """Answer the held request: with `response` (route.fulfill's arguments) or, without,
+        with what the server has."""
+        route = self.wait().routes[0]
+        if response:
+            route.fulfill(**response)
+        else:
+            route.continue_()
 
 
 def data(rel: str):

@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from browser_helpers import PAGES, SUB
+from browser_helpers import ALL_DRAWN, BLOCKS_DRAWN, FRAMES, PAGES, SAFETY_NET_MS, SUB
 
 from scripts.site import serve, site_path, site_url
 
@@ -62,18 +62,25 @@ class Web:
             self.settle()
         return self.page
 
-    def settle(self, timeout: float = 10_000):
+    SETTLED = ("() => window.StackWidgets"
+               " && [...document.querySelectorAll('.widget[data-widget]')].every(e =>"
+               " e.dataset.widgetState === 'live' || e.dataset.widgetState === 'error')"
+               " && window.StackA11y && !window.StackA11y.pending")
+
+    def settle(self):
         """Wait until every widget of the page is live or has failed (no loading left) and the
         page's accessibility patch (a11y.js, run when the page is idle) has run."""
-        settled = ("() => window.StackWidgets"
-                   " && [...document.querySelectorAll('.widget[data-widget]')].every(e =>"
-                   " e.dataset.widgetState === 'live' || e.dataset.widgetState === 'error')"
-                   " && window.StackA11y && !window.StackA11y.pending")
-        self.page.wait_for_function(settled, timeout=timeout)
-        # The last widget's mount asks a11y.js for a run at the next idle moment: let that moment
-        # come, then wait for the run it started (settled can hold just before it is asked).
-        self.page.evaluate("() => new Promise(done => requestIdleCallback(done, {timeout: 1000}))")
-        self.page.wait_for_function(settled, timeout=timeout)
+        self.page.wait_for_function(self.SETTLED)
+        # What the last change set off (a block the browser drew, a resize) asks for its run
+        # within two frames: wait for that run too.
+        self.page.evaluate(FRAMES)
+        self.page.wait_for_function(self.SETTLED)
+
+    def blocks_drawn(self):
+        """Wait until the page says every block it skipped at load is drawn (a11y.js), and check
+        that it is so."""
+        self.page.wait_for_function(BLOCKS_DRAWN)
+        assert self.page.evaluate(ALL_DRAWN), "a block is still skipped"
 
     def press(self, widget, attr: str, presses) -> None:
         """Press keys in turn on the focused control; after each (key, want) with want not None,
@@ -129,7 +136,7 @@ def context(browser, server, site_dir):
 def web(context, server):
     context.external.clear()
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(SAFETY_NET_MS)  # a net: every wait ends on an event
     w = Web(page, server)
     yield w
     page.close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_helpers import ALL_DRAWN, FRAMES, LAPTOP, PAGES, SUB, WATCH_SHIFTS, shown
+from browser_helpers import FRAMES, LAPTOP, PAGES, SUB, WATCH_SHIFTS, shown
 
 from scripts.site import nav_urls
 
@@ -84,8 +84,9 @@ def _widgets_work_on_a_phone(web) -> None:
         name = w.get_attribute("data-widget")
         ui = w.locator(":scope > .w-main")
         ui.scroll_into_view_if_needed()
-        page.wait_for_function("n => document.querySelector(`[data-widget=${n}] > .w-main`)"
-                               ".classList.contains('is-visible')", arg=name)
+        # (this widget's own UI: a page may show a widget twice, §10's curves)
+        page.wait_for_function("u => u.classList.contains('is-visible')",
+                               arg=ui.element_handle())
         over = ui.evaluate(
             "u => [...u.querySelectorAll('*')].filter(e => !e.closest('.w-scroll, .w-math, "
             ".w-eqs') && e.getBoundingClientRect().right > document.documentElement.clientWidth"
@@ -120,7 +121,7 @@ def test_page_light_dark_print_and_phone(web, rel):
     page.emulate_media(reduced_motion="reduce")
     page.add_init_script(WATCH_SHIFTS)
     web.goto(rel)
-    page.wait_for_function(ALL_DRAWN)
+    web.blocks_drawn()
     page.evaluate(FRAMES)
     assert page.evaluate("window.shifts") == [], "the page moved while it loaded"
     web.settle()  # the blocks just drawn get their keyboard patches (a11y.js) too
@@ -217,7 +218,9 @@ def test_malformed_json_gives_an_inline_message(web):
     web.goto(PAGES["price"])
     w = web.page.locator('.widget[data-widget="price"]')
     assert w.get_attribute("data-widget-state") == "error"
-    assert "could not start" in shown(w.locator(".w-error"))
+    error = w.locator(".w-error")
+    assert error.is_visible() and error.get_attribute("role") == "status"
+    assert w.locator(":scope > :not(.w-ui)").first.is_visible()  # the figure stays
 
 
 @pytest.mark.parametrize(("name", "script"), [("price", "price"),

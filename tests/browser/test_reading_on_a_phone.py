@@ -13,7 +13,7 @@ import base64
 import re
 
 import pytest
-from browser_helpers import ALL_DRAWN, FRAMES, PAGES, PHONE, WATCH_SHIFTS
+from browser_helpers import FRAMES, PAGES, PHONE, WATCH_SHIFTS, Held
 
 from scripts.site import nav_urls
 
@@ -45,13 +45,22 @@ def at_the_top(page, heading: str) -> bool:
 
 
 def scrolls_to_the_top(page, heading: str) -> None:
-    """Following a link scrolls when the page gets to it: wait (a few seconds at most) until
-    the heading is at the top of the screen, under the header."""
+    """Following a link scrolls when the page gets to it: wait until the heading is at the top
+    of the screen, under the header."""
     page.wait_for_function("id => { const top = document.getElementById(id)"
                            ".getBoundingClientRect().top, header = document.querySelector("
                            "'.md-header').getBoundingClientRect().bottom;"
-                           " return header - 1 <= top && top <= header + 40; }", arg=heading,
-                           timeout=5000)
+                           " return header - 1 <= top && top <= header + 40; }", arg=heading)
+
+
+def follow(page, link: str) -> None:
+    """Click `link` to a heading of this page, as a reader does, and wait until the page has
+    followed it. The first link a reader follows in a page makes Material's instant navigation
+    fetch the page again and swap it in (document$ emits; its location$ starts without the page
+    it opened), which scrolls again, and the widgets and a11y.js start again on the new copy."""
+    page.evaluate("() => { window.pagesIn = 0; document$.subscribe(() => window.pagesIn++); }")
+    page.click(link)
+    page.wait_for_function("() => window.pagesIn > 1")  # (the first is the page it had)
 
 
 def lands_and_stays_once_drawn(web, heading: str, release) -> None:
@@ -61,7 +70,7 @@ def lands_and_stays_once_drawn(web, heading: str, release) -> None:
     scrolls_to_the_top(page, heading)
     release()
     web.settle()
-    page.wait_for_function(ALL_DRAWN)
+    web.blocks_drawn()
     page.evaluate(FRAMES)
     assert at_the_top(page, heading), top_and_header(page, heading)
 
@@ -70,17 +79,13 @@ def open_held(web, url: str, screen=PHONE):
     """Load `url` and hold its load event; returns the function that lets it go."""
     page = web.page
     page.set_viewport_size(screen)
-    held = []
-    page.route("**/held-load.png", lambda route: held.append(route))
+    held = Held(page, "**/held-load.png")
     page.add_init_script(HOLD_LOAD)
     page.goto(web.url(url), wait_until="domcontentloaded")
     page.wait_for_function("() => document.fonts.status === 'loaded'")
-    for _ in range(500):
-        if held:
-            break
-        page.wait_for_timeout(20)
-    assert held and page.evaluate("document.readyState") != "complete"
-    return lambda: held[0].fulfill(status=200, content_type="image/png", body=PNG)
+    held.wait()
+    assert page.evaluate("document.readyState") != "complete"
+    return lambda: held.release(status=200, content_type="image/png", body=PNG)
 
 
 def link_at_the_top(page, href: str) -> None:
@@ -112,7 +117,7 @@ def test_no_page_shifts_while_it_loads(web, rel):
     page.set_viewport_size(PHONE)
     page.add_init_script(WATCH_SHIFTS)
     web.goto(rel)
-    page.wait_for_function(ALL_DRAWN)
+    web.blocks_drawn()
     page.evaluate(FRAMES)
     assert page.evaluate("window.shifts") == []
 
@@ -126,7 +131,7 @@ def test_a_link_in_the_page_lands_on_a_heading_below_skipped_blocks(web, site_di
     release = open_held(web, rel)
     link_at_the_top(page, f"#{heading}")
     assert page.evaluate(SKIPPED) >= 1
-    page.click("#go")
+    follow(page, "#go")
     lands_and_stays_once_drawn(web, heading, release)
     page.mouse.move(200, 400)
     for _ in range(4):
@@ -174,7 +179,7 @@ def test_the_table_of_contents_lands_on_a_heading_below_skipped_blocks(web, site
     page = web.page
     release = open_held(web, rel, {"width": 1280, "height": 800})  # contents beside the page
     assert page.evaluate(SKIPPED) >= 1
-    page.click(f'.md-sidebar--secondary a[href$="#{heading}"]')
+    follow(page, f'.md-sidebar--secondary a[href$="#{heading}"]')
     lands_and_stays_once_drawn(web, heading, release)
 
 
@@ -193,7 +198,7 @@ def test_find_in_page_scrolls_to_a_match_in_a_block_skipped_at_load(web):
     assert words[0] is False, "the paragraph is drawn at load"
     release()
     web.settle()
-    page.wait_for_function(ALL_DRAWN)
+    web.blocks_drawn()
     assert page.evaluate("w => window.find(w)", words[1])
     page.evaluate(FRAMES)
     found = page.evaluate("""() => {

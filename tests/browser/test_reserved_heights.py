@@ -7,7 +7,7 @@ it mounts, a widget's static figure is laid out only near the screen."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import PAGES
+from browser_helpers import FRAMES, PAGES, Held
 
 # Layout shifts not caused by the reader, each with the nodes that moved, except nodes of the
 # widget's kept prose (.w-keep).
@@ -41,25 +41,23 @@ INSTANCES = [(n, None) for n in sorted(PAGES) if n != "curves"] + [("curves", "d
 def test_a_widget_appears_without_moving_the_page(web, name, view, width):
     page = web.page
     page.set_viewport_size({"width": width, "height": 740})
-    held = []  # the widget's own script, held until the widget is on screen
-    page.route(f"**/javascripts/{name}.js", lambda route: held.append(route))
-    # (the held script keeps the load event from firing: wait for the request instead)
+    # the widget's own script, held until the widget is on screen (which holds the load event)
+    held = Held(page, f"**/javascripts/{name}.js")
     page.goto(web.url(PAGES[name]), wait_until="domcontentloaded")
-    for _ in range(500):
-        if held:
-            break
-        page.wait_for_timeout(20)
+    held.wait()
     page.wait_for_function("() => document.fonts.status === 'loaded'")
     widget = page.locator(f'.widget[data-widget="{name}"]' + (f'[data-view="{view}"]' if view
                                                                else ""))
     widget.evaluate("e => e.scrollIntoView({block: 'start'})")
     # What the load itself still moves (the theme's and a11y.js's idle-time work) happens before
-    # we watch: two frames drawn after an idle moment.
-    page.evaluate("() => new Promise(done => requestIdleCallback(() => requestAnimationFrame(() =>"
-                  " requestAnimationFrame(done)), {timeout: 1000}))")
+    # we watch: a11y.js's run done, an idle moment come (no time limit: one comes whatever else
+    # the machine runs), two frames drawn.
+    page.wait_for_function("() => window.StackA11y && !StackA11y.pending")
+    page.evaluate("() => new Promise(done => requestIdleCallback(done))")
+    page.evaluate(FRAMES)
     widget.evaluate(WATCH_SHIFTS)
-    assert widget.get_attribute("data-widget-state") is None and len(held) == 1
-    held[0].continue_()
+    assert widget.get_attribute("data-widget-state") is None and len(held.routes) == 1
+    held.release()
     web.settle()
     shifts = page.evaluate("window.takeShifts()")
     total = sum(value for value, _ in shifts)
@@ -72,8 +70,7 @@ def test_a_static_figure_is_laid_out_only_near_the_screen_until_its_widget_mount
     once the widget is live it is not drawn at all (§08's climb figure: tables of formulas)."""
     page = web.page
     page.set_viewport_size({"width": 412, "height": 823})
-    held = []
-    page.route("**/javascripts/climb.js", lambda route: held.append(route))
+    held = Held(page, "**/javascripts/climb.js")
     page.goto(web.url(PAGES["climb"]), wait_until="domcontentloaded")
     page.wait_for_function("() => document.fonts.status === 'loaded'")
     # (a skipped element keeps its own box: what is skipped is what it holds)
@@ -82,7 +79,7 @@ def test_a_static_figure_is_laid_out_only_near_the_screen_until_its_widget_mount
     assert not any(page.evaluate(drawn))  # far below the first screen
     page.locator('.widget[data-widget="climb"]').evaluate("e => e.scrollIntoView()")
     page.wait_for_function(f"() => ({drawn})()[0]")  # the reader is there: the figure shows
-    assert len(held) == 1
-    held[0].continue_()
+    assert len(held.wait().routes) == 1
+    held.release()
     web.settle()
     assert not any(page.evaluate(drawn))  # live: the widget's UI instead

@@ -8,6 +8,7 @@ import math
 
 from browser_helpers import data, patch_json, set_range
 
+from stacklib.config import CELLS
 from stacklib.params import count_params
 
 # --- §05 price: slider ranges from params.json ------------------------------------------------
@@ -52,8 +53,7 @@ def test_vanishing_axis_floor_holds_the_smallest_measured_value(web):
     set_range(w.locator('input[type="range"]').nth(1), run["depth"])
     w.get_by_role("checkbox", name="residual").set_checked("residual" in run["variant"])
     w.get_by_role("checkbox", name="layer norm").set_checked("layer_norm" in run["variant"])
-    w.get_by_role("radio", name={"rnn": "tanh RNN", "gru": "GRU", "lstm": "LSTM"}[run["cell"]]) \
-        .check()
+    w.get_by_role("radio", name=CELLS[run["cell"]].label()).check()
     grid = {t: float(y) for t, y in w.locator(".w-axes").evaluate_all(
         "gs => gs.map(g => [g.textContent, g.querySelector('line').getAttribute('y1')])")}
     dot = float(w.locator("circle.w-meas").nth(rel[id(run)].index(low)).get_attribute("cy"))

@@ -4,9 +4,12 @@ widget works from the keyboard."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser_helpers import data, minus, set_range, shown
 
+from stacklib.config import CELLS
 from stacklib.params import count_params, param_breakdown
 
 
@@ -27,10 +30,11 @@ def test_hero_steps_light_the_lamps_bottom_to_top(web):
         w.get_by_role("button", name="Step", exact=True).click()
     assert w.locator(".w-lamp.on").count() == 5
     # fire order: word 0 layers 1,2,3, then word 1 layers 1,2 -> the 5th lamp is (word 1, layer 2)
+    assert float(w.locator(".w-lamp.now").get_attribute("data-level")) == \
+        pytest.approx(lamp[1][1], abs=1e-4)
     status = shown(w.locator(".w-status"))
-    assert f"“{words[1]}”" in status and "layer 2 fires" in status
-    # the status says the true mean |h| (the lamp's brightness is scaled per layer)
-    assert f"mean |h| {mean[1][1]:.2f}" in status and "activation" not in status
+    # the status names the word and the true mean |h| (the lamp's brightness is scaled per layer)
+    assert f"“{words[1]}”" in status and f"{mean[1][1]:.2f}" in status
     levels = w.locator(".w-lamp").evaluate_all("ls => ls.map(l => +l.dataset.level)")
     cols = [levels[i:i + 3][::-1] for i in range(0, len(levels), 3)]  # top-down per column
     for word in range(len(words)):
@@ -92,33 +96,40 @@ def test_lenses_keyboard(web):
     assert w.get_attribute("data-lens") == "2"
     web.page.keyboard.press("ArrowRight")
     assert w.get_attribute("data-lens") == "3"
-    assert "layer 2's states" in shown(w.locator(".w-title"))
+    accuracy = data("experiments/probes.json")["models"]["hero"]["accuracy"]
+    for feature, acc in accuracy.items():  # layer 3 reads layer 2's states, writes its own
+        assert _bars(w, feature) == pytest.approx([acc[2], acc[3]], abs=1e-9)
 
 
 # --- §03 blueprint ----------------------------------------------------------------------------
+
+def _explains(w, part: str) -> bool:
+    """The panel is titled with the part's accessible name: it explains that part."""
+    name = w.locator(f'.w-part[data-part="{part}"]').get_attribute("aria-label")
+    return shown(w.locator(".w-panel .w-title")).startswith(f"{name} ·")
+
 
 def test_blueprint_hover_and_tap_explain_parts(web):
     w = web.widget("blueprint")
     parts = w.locator(".w-part[role=button]")
     assert parts.count() == 15
     w.locator('[data-part="c2"]').hover()
-    assert w.get_attribute("data-part") == "c2"
-    assert "layer 1's state at the same t" in shown(w.locator(".w-panel"))
+    assert w.get_attribute("data-part") == "c2" and _explains(w, "c2")
+    # the cell of layer 2, with its layer's superscript
+    assert w.locator(".w-panel .w-title math").text_content().endswith("[2]")
     w.locator('[data-part="m3"]').click()
-    assert "Memory wire of layer 3" in shown(w.locator(".w-panel"))
+    assert _explains(w, "m3")
     assert w.locator(".w-part.on").evaluate_all("ps => ps.map(p => p.dataset.part)") == ["m3"]
 
 
 def test_blueprint_keyboard(web):
     w = web.widget("blueprint")
     w.locator('[data-part="x"]').focus()
-    assert shown(w.locator(".w-panel")).startswith("Input")
+    assert _explains(w, "x")
     web.page.keyboard.press("ArrowUp")
-    assert w.get_attribute("data-part") == "v0"
-    assert "SAME t" in shown(w.locator(".w-panel"))
+    assert w.get_attribute("data-part") == "v0" and _explains(w, "v0")
     web.page.keyboard.press("End")
-    assert w.get_attribute("data-part") == "y"
-    assert "Only the top emits" in shown(w.locator(".w-panel"))
+    assert w.get_attribute("data-part") == "y" and _explains(w, "y")
 
 
 # --- §04 follow the dot -----------------------------------------------------------------------
@@ -135,16 +146,22 @@ def test_follow_dot_steps_in_data_flow_order(web):
     w = web.widget("follow-dot")
     assert w.get_attribute("data-step") == "0" and len(_lit(w)) == 15  # the full diagram lit
     heads = web.page.locator(".md-content h2").all_inner_texts()
+    pips = w.locator(".w-pip")
     for step in range(1, 6):  # the dialog shows the page's own "Step N · title" section
         w.get_by_role("button", name="Next step").click()
         assert w.get_attribute("data-step") == str(step)
         assert _lit(w) == sorted(LIT[step])
+        assert pips.evaluate_all("ps => ps.map(p => p.ariaCurrent)") == \
+            ["step" if k == step else "false" for k in range(6)]
         head = next(t for t in heads if t.startswith(f"Step {step} "))
-        panel = shown(w.locator(".w-panel"))
-        assert panel.startswith(f"Step {step} of 5 · {head.split('·', 1)[1].strip(' ¶')}")
+        assert head.split("·", 1)[1].strip(" ¶") in shown(w.locator(".w-panel .w-title"))
         assert w.locator(".w-panel math").count() >= 1
         assert w.locator("circle.w-dot").is_visible()
-    assert "translate(170px, 20px)" in w.locator("circle.w-dot").get_attribute("style")
+    # the last step's dot sits on the output's circle
+    dot = [float(v) for v in re.findall(r"-?[\d.]+", w.locator("circle.w-dot").evaluate(
+        "d => d.style.transform"))]
+    output = w.locator('[data-part="y"] circle')
+    assert dot == [float(output.get_attribute("cx")), float(output.get_attribute("cy"))]
     w.get_by_role("button", name="Step 3:").click()
     assert w.get_attribute("data-step") == "3"
 
@@ -168,7 +185,7 @@ def _set_price(w, L, H, X, fw, cell):
     for i, v in enumerate((L, H, X)):
         set_range(sliders.nth(i), v)
     w.get_by_role("radio", name={"torch": "PyTorch", "keras": "Keras"}[fw]).check()
-    w.get_by_role("radio", name=cell.upper()).check()
+    w.get_by_role("radio", name=CELLS[cell].name).check()
 
 
 def test_price_counts_match_stacklib(web):
@@ -212,10 +229,13 @@ def test_price_keyboard(web):
     assert w.get_attribute("data-layers") == "4"
     assert int(w.locator('[data-count="lstm"]').get_attribute("data-value")) == \
         count_params("lstm", 100, 128, 4)
-    w.get_by_role("button", name="Stacked GRU").focus()
+    card = w.locator('button.w-card:has([data-count="gru"])')
+    card.focus()
     web.page.keyboard.press("Enter")
-    assert w.get_attribute("data-cell") == "gru"
-    assert "Stacked GRU" in shown(w.locator("caption"))
+    assert w.get_attribute("data-cell") == "gru" and card.get_attribute("aria-pressed") == "true"
+    assert w.get_by_role("radio", name=CELLS["gru"].name).is_checked()
+    totals = w.locator('.w-table tbody td[data-key="total"]').all_inner_texts()
+    assert totals == [f"{row.total:,}" for row in param_breakdown("gru", 100, 128, 4)]
 
 
 # --- §06 live stack ---------------------------------------------------------------------------
@@ -225,7 +245,9 @@ def test_live_stack_word_jump_and_probe_switch(web):
     model, probes = _stacks()["models"]["live"], _stacks()["probes"]
     # it opens on the main verb, with the model's preference, not on an empty state
     assert w.get_attribute("data-word") == str(probes[0]["verb_index"] + 1)
-    assert "The model prefers" in shown(w.locator(".w-status"))
+    opening = model["probes"][0]["verb"]
+    assert f"“{opening['correct']}”" in shown(w.locator(".w-status"))
+    assert f"{opening['p_correct']:.3f}" in shown(w.locator(".w-status"))
     w.locator(".w-token", has_text="cabinet").click()
     assert w.get_attribute("data-word") == "5"
     for layer in (1, 2):

@@ -100,8 +100,8 @@ def test_widgets_mount_from_file_url(offline, browser):
         page.close()
 
 
-def test_the_live_shakespeare_stack_writes_from_file_url(offline, browser):
-    """Its weights come by a <script> tag, which file:// allows (fetch it refuses)."""
+def test_the_live_shakespeare_models_write_from_file_url(offline, browser):
+    """Their weights come by <script> tags, which file:// allows (fetch it refuses)."""
     _, site = offline
     bundled = (site / "assets/offline-data.js").read_text(encoding="utf-8")
     assert '"generated/data/shakespeare_live.json"' in bundled
@@ -112,13 +112,14 @@ def test_the_live_shakespeare_stack_writes_from_file_url(offline, browser):
         page.goto((site / "06b-shakespeare-layers.html").as_uri())
         page.wait_for_selector(f'{widget}[data-widget-state="live"]', state="attached",
                                timeout=15_000)
-        page.locator(widget).scroll_into_view_if_needed()
-        page.wait_for_selector(f'{widget}[data-model="ready"]', state="attached",
-                               timeout=30_000)
-        page.locator(widget).get_by_role("button", name="Continue").click()
-        page.wait_for_function(f"() => document.querySelector('{widget} .w-status')"
-                               ".textContent.startsWith('The stack wrote 100 characters')",
+        page.locator(widget).get_by_label("Text for the models to read").click()  # starts it
+        page.wait_for_selector(f'{widget}[data-state="ready"]', state="attached",
                                timeout=60_000)
+        page.locator(widget).get_by_label("Write at once").check()
+        page.locator(widget).get_by_role("button", name="Write on").click()
+        page.wait_for_selector(f'{widget}[data-state="done"]', state="attached",
+                               timeout=60_000)
+        assert page.locator(widget).get_attribute("data-written") == "100"
     finally:
         page.close()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -151,4 +152,8 @@ def test_the_shakespeare_probes_and_cells_print(pdf_text):
     assert len(scores) >= 7 * 2 * 3
     missing = [s for s in scores if norm(s) not in page]
     assert not missing, missing
-    assert "cell activation, signed" in page
+    figure = (DOCS / "generated/figures/shakespeare_cells.svg").read_text(encoding="utf-8")
+    labels = {html.unescape(t) for t in re.findall(r"<text\b[^>]*>([^<]{4,})</text>", figure)}
+    assert len(labels) >= 7  # the features and the scale's caption, as the figure draws them
+    missing = [label for label in labels if norm(label) not in page]
+    assert not missing, missing

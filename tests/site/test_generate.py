@@ -97,23 +97,23 @@ DEPENDENTS = {
                             "parameter_figures", "trained_data", "shakespeare_tables", "latency_table",
                             "shakespeare_figures", "shakespeare_curves", "shakespeare_scale",
                             "prose_numbers"},
-                           {"depth_width", "latency"}),
+                           {"depth_width"}),
     "scripts/study/summary.py": ({"shakespeare_tables", "shakespeare_figures",
                                     "shakespeare_curves", "shakespeare_scale", "prose_numbers",
                                     "shakespeare_probes"}, set()),
-    # the latency measurement depends on parameter counting only: editing the toy models'
-    # training code does not re-time it
+    # a timing is keyed by what it times, never by the code: editing the library does not
+    # re-time it (test_a_timing_is_remade_only_when_what_it_times_changes)
     "stacklib/experiments/agreement.py": (set(), set(REGISTRY) - {"gradient_flow", "latency"}),
+    "stacklib/config.py": (set(pipeline.GENERATORS) - {
+        "codelab_notebook", "codelab_outputs", "depth_data_figures", "diagram_figures",
+        "layer_colours", "shakespeare_notebook", "testbed_tables", "trained_figures",
+        "trained_tables"}, set(REGISTRY) - {"latency"}),
     "stacklib/experiments/stacks.py": (set(), {"stacks", "probes", "depth_width"}),
-    # the Shakespeare study sizes its models with the same matched width as the toy budget
-    "stacklib/experiments/budget.py": ({"shakespeare_tables", "shakespeare_figures",
-                                        "shakespeare_curves", "shakespeare_scale",
-                                        "prose_numbers"},
-                                       {"depth_width", "latency"}),
+    "stacklib/experiments/budget.py": (set(), {"depth_width"}),
     "stacklib/lecture.py": ({"parameter_tables", "example_tables", "walkthrough_tables",
                              "quiz_answers", "parameter_figures", "gradient_figures",
                              "trained_data", "prose_numbers", "layer_colours"},
-                            set(REGISTRY)),
+                            set(REGISTRY) - {"latency"}),
 }
 
 
@@ -129,6 +129,25 @@ def test_editing_a_module_reruns_exactly_what_imports_it(tmp_path, edited):
     generators, experiments = DEPENDENTS[edited]
     assert set(pipeline.stale(root=root)) == generators
     assert trained() == experiments
+
+
+def test_a_timing_is_remade_only_when_what_it_times_changes(monkeypatch):
+    """The latency measurement's key is its settings and the shapes of the stacks it times:
+    another shape, or another setting, makes it stale; the library's code does not (above)."""
+    import dataclasses
+
+    from stacklib.experiments import latency
+
+    cfg = latency.LatencyConfig()
+    key = runner.config_key("latency", cfg)
+    assert key == runner.experiment_key("latency")
+    assert runner.config_key("latency", dataclasses.replace(cfg, rounds=cfg.rounds + 2)) != key
+    case = cfg.cases[-1]
+    wider = dataclasses.replace(cfg, cases=(*cfg.cases[:-1], (*case[:4], case[4] + 1, *case[5:])))
+    assert runner.config_key("latency", wider) != key
+    # the matched width comes from the parameter count: a count that changes it re-times
+    monkeypatch.setattr(latency, "matched_width", lambda *args, **kwargs: 65)
+    assert runner.config_key("latency", cfg) != key
 
 
 def test_the_import_walk_follows_relative_imports_and_programs(tmp_path):

@@ -73,15 +73,3 @@ def test_hook_units():
     stripped = hook.strip_cdn_scripts('<script src="https://cdn.x/m.js"> </script>'
                                       '<script src=""> </script><script>ok()</script>')
     assert stripped == "<script>ok()</script>"
-
-
-def test_a_bracketed_number_is_one_token():
-    """hooks/mathml.py writes a layer superscript such as [1] as one <mn> (the browser draws
-    the same glyphs in the same places as math-core's row of two brackets and a number); a
-    bracket around anything else stays a row."""
-    from hooks import mathml as hook
-
-    out = hook.to_mathml("h_t^{[1]} + W^{[12]} + x^{[l]} + [3]", False)
-    assert out.count("<mn>[1]</mn>") == 1 and out.count("<mn>[12]</mn>") == 1
-    assert '<mo stretchy="false">[</mo><mi>l</mi>' in out and "<mn>[3]</mn>" not in out
-

@@ -22,6 +22,7 @@ TERMS: dict[str, tuple[str, str, str]] = {
     "readout": ("01-testbeds.md", "readout", r"\breadouts?\b"),
     "held-out": ("01-testbeds.md", "held-out", r"\bheld[- ]out\b"),
     "seed": ("01-testbeds.md", "seed", r"\bseeds?\b"),
+    "not resolved": ("01-testbeds.md", "not-resolved", r"\bnot resolved\b"),
     "bits per character": ("01-testbeds.md", "bpc", r"\bbpc\b|\bbits per character\b"),
     "uniform baseline": ("01-testbeds.md", "uniform-baseline", r"\buniform(?:ly)?\b"),
     "unigram baseline": ("01-testbeds.md", "unigram-baseline", r"\bunigram\b"),

@@ -1,0 +1,169 @@
+"""The tuned study's verdict: each shape with its own searched settings, on fresh seeds.
+
+generated/partials/tuned_verdict.md   budget x shape: test bpc over the seeds, the difference
+                                      to the one wide layer with its 95 % interval, the word
+                                      the interval allows (scripts/study/verdict.py), steps
+generated/figures/tuned_verdict.svg   test bpc against whole-model parameters with 95 %
+                                      intervals; beside it each deeper shape's difference to
+                                      the wide layer, the margin of equivalence shaded
+generated/figures/tuned_deep.svg      eight plain against eight residual layers: every seed's
+                                      training and validation bpc as it trained
+generated/data/tuned_verdict.json     the summary (``tuned_summary.verdict_summary``)
+
+Only the budgets in ``SHOWN`` are shown, each complete (a partial budget is an error).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scripts.generation.figures import (
+    GREY,
+    LABEL,
+    PHONE_WIDTH,
+    SMALL,
+    TICK,
+    TITLE,
+    layer_color,
+    mpl,
+    save_layouts,
+)
+from scripts.generation.markdown import MINUS, NBSP, fmt_int, header_comment, md_table
+from scripts.generation.tuned_records import DATA, load
+from scripts.generation.write import Output
+from scripts.study import tuned
+from scripts.study.tuned_summary import verdict_summary
+from scripts.study.verdict import MARGIN
+
+__all__ = ["DATA", "run"]
+SHOWN = ("x0.25", "x0.5", "x1", "x2")
+STYLE = {tuned.WIDE: (layer_color(1, 3), "-", "o"), tuned.RESIDUAL: (layer_color(3, 3), "-", "s"),
+         tuned.PLAIN: (layer_color(3, 3), "--", "^")}
+WORDS = {"ahead": "ahead", "behind": "behind", "equivalent": "equivalent",
+         "not resolved": "not resolved"}
+
+
+def _signed(x: float, digits: int = 3) -> str:
+    return f"{x:+.{digits}f}".replace("-", MINUS)
+
+
+def _interval(v: dict) -> str:
+    lo, hi = v["ci95"]
+    return f"{_signed(v['diff'])} ({_signed(lo)} to {_signed(hi)})"
+
+
+def _steps(c: dict, cap: int) -> str:
+    at_cap = sum(s >= cap for s in c["steps"])
+    return fmt_int(round(np.mean(c["steps"]))) + (f" ({at_cap}{NBSP}at the cap)" if at_cap
+                                                   else "")
+
+
+def table_md(v: dict, reference_params: int, cap: int) -> str:
+    header = [f"Budget (× {fmt_int(reference_params)})", "Shape", "Test bpc",
+              "Minus the wide layer's (95 % interval)", "Verdict", "Steps"]
+    rows = []
+    for budget in v["budgets"]:
+        label = f"{budget['scale']:g}"
+        for shape, c in budget["shapes"].items():
+            vs = budget["versus_wide"].get(shape)
+            rows.append([label, f"{c['layers']}{NBSP}×{NBSP}{c['hidden']}"
+                         + (", residual" if c["residual"] else ""),
+                         f"{c['test_bpc']['mean']:.3f}{NBSP}±{NBSP}{c['test_bpc']['sd']:.3f}"
+                         f" ({len(c['seeds'])})",
+                         "" if vs is None else _interval(vs),
+                         "" if vs is None else WORDS[vs["verdict"]], _steps(c, cap)])
+            label = ""
+    plays = sorted({p for b in v["budgets"] for vs in b["versus_wide"].values()
+                    for p in vs["plays"]})
+    agree = [(b["scale"], shape, sum(s < 0 for s in vs["plays"].values()))
+             for b in v["budgets"] for shape, vs in b["versus_wide"].items()]
+    return (header_comment(__name__) + md_table(header, rows, "llrrlr")
+            + "\nTest bpc: mean ± sample standard deviation (seeds in brackets). *Minus the "
+              "wide layer's*: below zero, the deeper shape needed fewer bits. *Ahead* or "
+              "*behind* only when the 95 % interval excludes zero; *equivalent* when the 90 % "
+              f"interval lies within ±{MARGIN:g}{NBSP}bpc, a margin set before the runs; "
+              "otherwise *not resolved*. Steps: the seeds' mean, each run stopped when "
+              f"validation stopped improving or at {fmt_int(cap)}. Play by play ("
+              + ", ".join(p.replace("-", " ").title() for p in plays) + "), the deeper shape "
+              "needed fewer bits on: "
+              + "; ".join(f"{shape.split()[0]} {shape.split()[1]} at {scale:g}, {k} of "
+                          f"{len(plays)}" for scale, shape, k in agree) + ".\n")
+
+
+def verdict_figure(plt, v: dict, phone: bool):
+    fig, (ax, dx) = plt.subplots(*((2, 1) if phone else (1, 2)),
+                                 figsize=(PHONE_WIDTH, 7.0) if phone else (8.6, 3.5),
+                                 gridspec_kw={"hspace": 0.5} if phone else {"wspace": 0.3})
+    budgets = v["budgets"]
+    for shape, (color, ls, marker) in STYLE.items():
+        points = [(b["shapes"][shape], b["versus_wide"].get(shape)) for b in budgets
+                  if shape in b["shapes"]]
+        x = [c["params"] for c, _ in points]
+        mean = [c["test_bpc"]["mean"] for c, _ in points]
+        sd = [c["test_bpc"]["sd"] for c, _ in points]
+        ax.errorbar(x, mean, yerr=sd, color=color, ls=ls, marker=marker, ms=4, lw=1.5,
+                    capsize=2, label=shape, mfc="white" if shape == tuned.PLAIN else color)
+        diffs = [(c["params"], vs) for c, vs in points if vs is not None]
+        if diffs:
+            dx.errorbar([p for p, _ in diffs], [vs["diff"] for _, vs in diffs],
+                        yerr=np.array([[vs["diff"] - vs["ci95"][0], vs["ci95"][1] - vs["diff"]]
+                                       for _, vs in diffs]).T,
+                        color=color, ls=ls, marker=marker, ms=4, lw=1.3, capsize=2,
+                        mfc="white" if shape == tuned.PLAIN else color)
+    dx.axhspan(-MARGIN, MARGIN, color=GREY, alpha=0.18, lw=0)
+    dx.axhline(0, color=GREY, lw=1)
+    ax.set_ylabel("test bits per character", fontsize=LABEL)
+    ax.set_title("each shape tuned", fontsize=TITLE)
+    dx.set_ylabel("minus the wide layer's (bpc)", fontsize=LABEL)
+    dx.set_title("below 0: depth needed fewer bits", fontsize=TITLE)
+    ticks = [b["params"] for b in budgets]
+    for a in (ax, dx):
+        a.set_xscale("log")
+        a.set_xticks(ticks, [f"{p / 1000:.0f}k" for p in ticks])
+        a.minorticks_off()
+        a.set_xlabel("whole-model parameters", fontsize=LABEL)
+        a.tick_params(labelsize=TICK)
+        a.grid(alpha=0.25)
+    handles, labels = ax.get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=SMALL, loc="upper center", ncol=3,
+               bbox_to_anchor=(0.5, 0.02 if phone else 0.0), frameon=False)
+    return fig
+
+
+def deep_figure(plt, deep: dict, phone: bool):
+    fig, axes = plt.subplots(*((2, 1) if phone else (1, 2)), sharey=True,
+                             figsize=(PHONE_WIDTH, 6.4) if phone else (8.6, 3.2),
+                             gridspec_kw={"hspace": 0.45} if phone else {"wspace": 0.12})
+    for ax, (shape, d) in zip(axes, sorted(deep.items()), strict=True):
+        color = layer_color(3, 3) if d["residual"] else layer_color(2, 3)
+        for k, h in enumerate(d["curves"]):
+            ax.plot(h["steps"], h["train_bpc"], color=color, lw=1.2, alpha=0.9,
+                    label="training" if k == 0 else None)
+            ax.plot(h["steps"], h["val_bpc"], color=color, lw=1.2, ls="--", alpha=0.9,
+                    label="validation" if k == 0 else None)
+        ax.set_title(f"{shape} of {d['hidden']}", fontsize=TITLE)
+        ax.set_xlabel("training step", fontsize=LABEL)
+        ax.tick_params(labelsize=TICK)
+        ax.grid(alpha=0.25)
+        ax.legend(fontsize=SMALL)
+    axes[0].set_ylabel("bits per character", fontsize=LABEL)
+    return fig
+
+
+def run(out: Output) -> None:
+    study = load(out)
+    v = verdict_summary(study.runs, study.records, SHOWN)
+    reference = next(b for b in v["budgets"] if b["scale"] == 1.0)
+    out.json("generated/data/tuned_verdict.json", {**v, "cap": study.decided["cap"]})
+    out.text("generated/partials/tuned_verdict.md",
+             table_md(v, reference["params"], study.decided["cap"]))
+    plt = mpl()
+    save_layouts(lambda phone: verdict_figure(plt, v, phone), out,
+                 "generated/figures/tuned_verdict.svg",
+                 "Test bits per character of each tuned shape against whole-model parameters, "
+                 "and each deeper shape's difference to the one wide layer with its 95 % "
+                 "interval")
+    save_layouts(lambda phone: deep_figure(plt, v["deep"], phone), out,
+                 "generated/figures/tuned_deep.svg",
+                 "Training and validation bits per character of eight plain and eight residual "
+                 "LSTM layers as they trained, every seed")
