@@ -98,10 +98,11 @@ check-docs: $(DOCS_VENV)/.installed
 	STACK_PRINT_SITE=false $(DOCS_VENV)/bin/mkdocs build --strict --quiet --site-dir build/check-docs
 	$(DOCS_VENV)/bin/python -m pytest -q -p no:cacheprovider $(CHECK_DOCS_TESTS)
 
-## test-fast: before every commit: lint, library, generation and site tests (no browser)
+## test-fast: before every commit: lint, library, generation and site tests (no browser, no
+## from-scratch regeneration or study run: tests marked endtoend)
 test-fast: $(BIN)/.installed
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "not browser and not delivery"
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) -m "not browser and not delivery and not endtoend"
 
 ## test: every test (library, generation, site, browser, PDF, delivery) plus lint; leaves the
 ## site and the PDF it checked in build/site/ and build/lecture.pdf

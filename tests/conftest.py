@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 
 def pytest_collection_modifyitems(config, items):
     """Mark the tests of tests/browser `browser` and of tests/delivery `delivery`, so
-    `make test-fast` can leave both out (-m "not browser and not delivery")."""
+    `make test-fast` can leave both out, with the tests marked endtoend."""
     for item in items:
         folder = Path(str(item.fspath)).resolve().parent
         for name in ("browser", "delivery"):

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
+
 from scripts.experiments import shakespeare as runner
 from scripts.study import plan as study
 from stacklib.corpus import shakespeare
 
 
+@pytest.mark.endtoend
 def test_quick_study_runs_resumes_and_reanalyses(tmp_path, capsys):
     before = {name: os.environ.get(name) for name in runner.WORKER_ENV}
     assert runner.main(["--quick", "--out", str(tmp_path), "--workers", "2"]) == 0
@@ -43,3 +46,17 @@ def test_quick_study_runs_resumes_and_reanalyses(tmp_path, capsys):
     assert runner.main(["--quick", "--out", str(tmp_path)]) == 0
     again = json.loads((tmp_path / f"{name}.json").read_text())
     assert again["analysis_key"] != "old" and again["history"] == files[name]["history"]
+
+
+def test_a_run_another_runner_wrote_meanwhile_is_not_trained_again(tmp_path, capsys):
+    """Two runners on one folder: the list is made at the start, but each run looks again
+    when a worker takes it up, so a record written meanwhile is kept, not trained over."""
+    run = next(r for r in study.quick_plan(len(shakespeare().vocab)) if not r.analyse)
+    todo = runner.pending([run], tmp_path, tmp_path / "weights", quick=True)
+    assert [t[0].name for t in todo] == [run.name]
+    record = {"name": run.name, "key": runner.training_key(run, quick=True), "test_bpc": 1.5}
+    path = tmp_path / f"{run.name}.json"
+    path.write_text(json.dumps(record))              # the other runner's record lands
+    runner.train_all(todo, tmp_path, tmp_path / "weights", workers=1, quick=True)
+    assert "not trained again" in capsys.readouterr().out
+    assert json.loads(path.read_text()) == record and not (tmp_path / "weights").exists()

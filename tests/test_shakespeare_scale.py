@@ -29,6 +29,7 @@ def quick(tmp_path_factory):
     return records, scale_summary(configs, budgets)
 
 
+@pytest.mark.endtoend
 def test_every_budget_compares_its_shapes_with_its_wide_layer(quick):
     records, scale = quick
     by_name = {}
@@ -57,6 +58,7 @@ def test_every_budget_compares_its_shapes_with_its_wide_layer(quick):
     assert all(c["name"].endswith("-gru") for c in scale["gru"]["shapes"].values())
 
 
+@pytest.mark.endtoend
 def test_the_table_has_a_row_per_shape_and_the_figure_draws(quick):
     _, scale = quick
     reference = {"layers": 3, "hidden": 4, "residual": False, "params": 1000}

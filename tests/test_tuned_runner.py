@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from scripts.experiments import shakespeare as runner
 from scripts.experiments import tuned
 
 
+@pytest.mark.endtoend
 def test_stages_chain_resume_and_list(tmp_path, capsys):
     args = ["--quick", "--out", str(tmp_path), "--upto", "A2", "--device", "cpu"]
     assert tuned.main(args) == 0

@@ -170,7 +170,13 @@ StackWidgets.register("shakespeare-live", {
       onchange: () => {
         field.value = live.passages[Number(passage.value)].text;
         load(() => readOnly());
-      } }, live.passages.map((p, k) => h("option", { value: k, text: p.label })));
+      } }, live.passages.map((p, k) => h("option", { value: k, text: p.label })),
+    h("option", { value: "own", text: "your own text", disabled: true }));
+    // The menu names what the box holds: a passage, or, once edited, the reader's own text.
+    field.addEventListener("input", () => {
+      const k = live.passages.findIndex((p) => p.text === field.value);
+      passage.value = k < 0 ? "own" : k;
+    });
     const readOnly = async () => {
       const run = ++busy;
       go.textContent = "Write on";

@@ -227,18 +227,31 @@ def on_device(runs, device: str):
         run.job, train=dataclasses.replace(run.job.train, device=device))) for run in runs]
 
 
+def execute_if_pending(run, retrain: bool, out: Path, weights: Path, quick: bool):
+    """``execute``, unless the run's record became current after the list was made (another
+    runner on the same folder wrote it): then None, and nothing trains twice."""
+    if not pending([run], out, weights, quick):
+        return None
+    key = training_key(run, quick)
+    return execute(run, retrain, weights / f"{key}.pt", quick)
+
+
 def train_all(todo, out: Path, weights: Path, workers: int, quick: bool) -> None:
     """Train (or analyse) every pending run in a pool of single-threaded workers, longest
     first, writing each record as soon as its run ends."""
     # Spawned workers start with this process's environment: WORKER_ENV while the pool runs.
     with (patch.dict(os.environ, WORKER_ENV),
           ProcessPoolExecutor(max(1, workers), mp_context=get_context("spawn")) as pool):
-        futures = {pool.submit(execute, run, retrain, weights / f"{key}.pt", quick):
+        futures = {pool.submit(execute_if_pending, run, retrain, out, weights, quick):
                    (run, key, akey)
                    for run, retrain, key, akey in sorted(todo, key=lambda t: -cost(t[0]))}
         for done, future in enumerate(as_completed(futures), 1):
             run, key, akey = futures[future]
-            result, analysis = future.result()
+            if (outcome := future.result()) is None:
+                print(f"  [{done}/{len(todo)}] {run.name}: written meanwhile by another "
+                      "runner; not trained again", flush=True)
+                continue
+            result, analysis = outcome
             path = out / f"{run.name}.json"
             previous = read(path)
             record = previous if result is None else {

@@ -13,6 +13,7 @@ up to date when its key is unchanged and every output is present with its record
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 from collections.abc import Iterable
@@ -44,6 +45,24 @@ def _module_name(path: Path, root: Path) -> str | None:
     return ".".join(parts) if parts and parts[0] in PACKAGES else None
 
 
+Statement = tuple[int, "str | None", tuple[str, ...]]
+
+
+@functools.cache
+def _import_statements(source: str, filename: str) -> tuple[Statement, ...]:
+    """(level, from-module, names) of every import in `source`; ``import a, b`` is (0, None, ...).
+
+    Cached by the text: one run hashes the same files for every entry, and parsing dominates.
+    """
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if isinstance(node, ast.Import):
+            found.append((0, None, tuple(alias.name for alias in node.names)))
+        elif isinstance(node, ast.ImportFrom):
+            found.append((node.level, node.module or "", tuple(alias.name for alias in node.names)))
+    return tuple(found)
+
+
 def _imported_names(path: Path, module: str | None) -> list[str]:
     """Every module name `path` may import (at any depth of its code: function bodies too).
 
@@ -51,16 +70,15 @@ def _imported_names(path: Path, module: str | None) -> list[str]:
     """
     package = module if path.name == "__init__.py" else (module or "").rpartition(".")[0]
     names: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            names += [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:  # relative: resolved against this module's package
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            names.append(base)
-            names += [f"{base}.{alias.name}" for alias in node.names]
+    for level, base, imported in _import_statements(path.read_text(encoding="utf-8"), str(path)):
+        if base is None:
+            names += imported
+            continue
+        if level:  # relative: resolved against this module's package
+            anchor = package.split(".")[: len(package.split(".")) - level + 1]
+            base = ".".join([*anchor, base] if base else anchor)
+        names.append(base)
+        names += [f"{base}.{name}" for name in imported]
     return names
 
 

@@ -189,6 +189,8 @@ def test_writing_reads_the_typed_text_without_a_second_button(web):
     prompt = "ALICE:\nI missed the last train home, and the station was empty.\n\nFOOL:\n"
     written = _write(web, w, prompt)
     assert w.get_attribute("data-read") == str(len(prompt))
+    menu = w.get_by_label("Start from a passage")
+    assert menu.evaluate("s => s.selectedOptions[0].text") == "your own text"
     for role, text in written.items():
         assert len(text) == 100 and _pane_text(w, role) == prompt + text, role
         assert "BERNARDO" not in _pane_text(w, role)

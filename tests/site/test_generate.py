@@ -31,6 +31,7 @@ def fresh(tmp_path_factory):
     return out, status
 
 
+@pytest.mark.endtoend
 def test_every_generator_runs_and_writes(fresh):
     out, status = fresh
     assert status == dict.fromkeys(QUICK, "ran")
@@ -38,6 +39,7 @@ def test_every_generator_runs_and_writes(fresh):
     assert all(entries[name]["outputs"] for name in QUICK)
 
 
+@pytest.mark.endtoend
 def test_no_drift_against_committed_outputs(fresh):
     """Markdown, SVG and the executed notebook byte for byte, JSON within rtol 1e-6, and no
     committed generated file that no generator writes."""
@@ -45,11 +47,13 @@ def test_no_drift_against_committed_outputs(fresh):
     assert not diffs, "run `python -m scripts.generation` and commit:\n" + "\n".join(diffs[:30])
 
 
+@pytest.mark.endtoend
 def test_second_run_is_cached(fresh):
     status = pipeline.generate(fresh[0], names=QUICK, **QUIET)
     assert set(status.values()) == {"cached"}, status
 
 
+@pytest.mark.endtoend
 def test_hand_edit_is_regenerated(fresh):
     out = fresh[0]
     target = out / "generated" / "partials" / "params_rnn.md"

@@ -152,6 +152,7 @@ def test_the_run_scores_worse_than_the_studys_two_layer_models(committed):
     assert notebook > max(max(values) for values in two_layers)
 
 
+@pytest.mark.endtoend
 def test_quick_build_executes_every_cell():
     apply(make_dirs=True)  # the kernel's IPython and matplotlib state folders
     nb = gen.execute(gen.build_notebook(quick=True))
