@@ -8,6 +8,8 @@ import json
 import re
 from pathlib import Path
 
+from scripts.study.verdict import compare
+
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
@@ -43,8 +45,6 @@ def mean(cfg: dict, key: str = "test_bpc") -> float:
 
 def versus(a: dict, b: dict, key: str = "test_bpc"):
     """a against b by the lecture's one comparison (lower bpc is better: "ahead" is below)."""
-    from scripts.study.verdict import compare
-
     return compare(a[key]["values"], b[key]["values"])
 
 
