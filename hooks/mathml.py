@@ -19,6 +19,7 @@ import re
 
 import math_core
 import mkdocs.plugins
+from mkdocs.utils import get_relative_url
 
 log = logging.getLogger("mkdocs.hooks.mathml")
 
@@ -112,3 +113,17 @@ def on_page_content(html_content: str, page, config, files):
     if is_notebook(page):
         out = convert_dollars(strip_cdn_scripts(out), where)
     return out
+
+
+# The math font is found late (only when a formula's text is laid out) and swaps in when it
+# arrives: a table laid out before then changes its column widths. A page with formulas asks
+# for the font while its head is read, so it is almost always there before the first layout.
+MATH_FONT = "assets/fonts/lecture-math.woff2"
+
+
+def on_post_page(output: str, page, config):
+    if "<math" not in output:
+        return output
+    href = get_relative_url(MATH_FONT, page.url)
+    link = f'<link rel="preload" href="{href}" as="font" type="font/woff2" crossorigin>'
+    return output.replace("</head>", f"{link}\n</head>", 1)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from sitebuild import DOCS, ROOT
 
 LEFTOVER = [
@@ -58,6 +57,23 @@ def test_math_font_is_self_hosted(site):
     assert font.read_bytes()[:4] == b"wOF2"
     assert 'href="../assets/css/math.css"' in site.pages["08-hand-computed/index.html"].html
     assert (ROOT / "docs" / "assets" / "fonts" / "LICENSE-latinmodern-math.txt").is_file()
+
+
+def test_a_page_with_formulas_asks_for_the_math_font_early(site):
+    """A page with MathML preloads the core math font (so a table of formulas is not laid out
+    again when the font swaps in); a page without formulas does not fetch it."""
+    link = re.compile(r'<link rel="preload" href="([^"]+)" as="font" type="font/woff2" '
+                      r'crossorigin>')
+    with_math = [p for p in site.pages.values() if "<math" in p.html and "<head>" in p.html
+                 and "print_page" not in p.rel]
+    assert len(with_math) > 5
+    for page in with_math:
+        hrefs = link.findall(page.html.split("</head>")[0])
+        assert len(hrefs) == 1, page.rel
+        font = (page.path.parent / hrefs[0]).resolve()
+        assert font == (site.site / "assets" / "fonts" / "lecture-math.woff2").resolve(), page.rel
+    without = site.pages["references/index.html"]
+    assert "<math" not in without.html and not link.search(without.html)
 
 
 def test_hook_units():
