@@ -4,8 +4,8 @@ the executed notebook, the quiz. Structure only: the prose itself is the authors
 
 from __future__ import annotations
 
-from html import unescape
 import re
+from html import unescape
 
 import pytest
 from sitebuild import DOCS, GENERATED
@@ -19,7 +19,8 @@ FIGURES = {  # the lecture's figures -> the page that shows each (static twin of
     "pricing_vs_layers.svg": "05-cell-flavors/index.html",
     "live_stack.svg": "06-live-stack/index.html",
     "gradient_decay.svg": "09-vanishing-paths/index.html",
-    "depth_vs_width.svg": "10-verdict/index.html", "depth_vs_data.svg": "10b-depth-and-data/index.html",
+    "depth_vs_width.svg": "10-verdict/index.html",
+    "depth_vs_data.svg": "10b-depth-and-data/index.html",
 }
 MARKDOWN_PAGES = [src for _, src in nav() if src.endswith(".md")]
 

@@ -59,7 +59,8 @@ def test_hand_edit_is_regenerated(fresh):
     target = out / "generated" / "partials" / "params_rnn.md"
     original = target.read_text(encoding="utf-8")
     target.write_text(original.replace("95,488", "95,489"), encoding="utf-8")
-    assert pipeline.generate(out, names=["parameter_tables"], **QUIET) == {"parameter_tables": "ran"}
+    status = pipeline.generate(out, names=["parameter_tables"], **QUIET)
+    assert status == {"parameter_tables": "ran"}
     assert target.read_text(encoding="utf-8") == original
 
 
@@ -98,7 +99,8 @@ DEPENDENTS = {
     "code_lab/shared_weights.py": ({"codelab_outputs", "codelab_notebook"}, set()),
     "stacklib/walkthrough.py": ({"walkthrough_tables", "quiz_answers", "prose_numbers"}, set()),
     "stacklib/params.py": ({"parameter_tables", "example_tables", "quiz_answers",
-                            "parameter_figures", "trained_data", "shakespeare_tables", "latency_table",
+                            "parameter_figures", "trained_data", "shakespeare_tables",
+                            "latency_table",
                             "shakespeare_figures", "shakespeare_curves", "shakespeare_scale",
                             "prose_numbers"},
                            {"depth_width"}),
@@ -126,7 +128,8 @@ def test_editing_a_module_reruns_exactly_what_imports_it(tmp_path, edited):
     root = _repository_copy(tmp_path)
     manifest = Manifest(root / "docs")
     trained = lambda: {n for n in REGISTRY  # noqa: E731
-                       if not manifest.up_to_date(runner.entry(n), runner.experiment_key(n, root=root))}
+                       if not manifest.up_to_date(runner.entry(n),
+                                                  runner.experiment_key(n, root=root))}
     assert pipeline.stale(root=root) == [] and trained() == set()
     with (root / edited).open("a", encoding="utf-8") as f:
         f.write("\n# one line more\n")

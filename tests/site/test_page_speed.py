@@ -12,7 +12,6 @@ import re
 import pytest
 from sitebuild import DOCS
 
-
 SCRIPT = re.compile(r"<script\b([^>]*)>", re.IGNORECASE)
 OUR_JS = re.compile(r'\ssrc="[^"]*?(?<![\w-])(?<!assets/)javascripts/([\w-]+)\.js"')
 LECTURE = re.compile(r"^(\d\d-[\w-]+/|code_lab/|shakespeare(-layers)?/)?index\.html$")

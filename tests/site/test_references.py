@@ -25,7 +25,8 @@ REQUIRED = {
     "pascanu-mikolov-bengio-2013", "pascanu-et-al-2014",
 }
 # An unlinked citation: a name, or "Name & Name", or "Name et al.", then a year.
-CITATION = re.compile(r"\b[A-Z][\w'-]+(?: et al\.| (?:&|and) [A-Z][\w'-]+)?(?:,| \() ?(?:19|20)\d\d\b")
+CITATION = re.compile(r"\b[A-Z][\w'-]+(?: et al\.| (?:&|and) [A-Z][\w'-]+)?"
+                      r"(?:,| \() ?(?:19|20)\d\d\b")
 NAV = [src for _, src in nav()]
 
 
@@ -55,7 +56,8 @@ def test_every_entry_is_complete(site):
         year = re.search(r"\((\d{4})\)", entry)
         assert year and re.search(rf"-{year.group(1)}(-|$)", anchor), \
             f"{anchor}: authors (year) first, the anchor ending in the year (and a word)"
-        assert "<strong>" in entry and "<em>" in entry, f"{anchor}: authors in bold, title in italics"
+        assert "<strong>" in entry and "<em>" in entry, \
+            f"{anchor}: authors in bold, title in italics"
         assert re.search(r'<a href="https://', entry), f"{anchor}: no public link"
 
 

@@ -94,8 +94,8 @@ def test_cleaning_agrees_with_stacklib_on_the_fixture_and_every_installed_play()
 
 
 def test_settings_match_the_split_the_study_and_its_samples():
-    from stacklib.charlm.analysis import DescribeConfig
     from scripts.study.plan import base_job
+    from stacklib.charlm.analysis import DescribeConfig
 
     s, study, samples = settings(), base_job(1), DescribeConfig()
     assert s["TEST_PLAYS"] == corpus.TEST_PLAYS
@@ -109,8 +109,8 @@ def test_settings_match_the_split_the_study_and_its_samples():
 
 
 def test_printed_corpus_parameters_and_baselines_are_stacklibs(committed):
-    from stacklib.lm.model import LMConfig
     from scripts.study.plan import total_params
+    from stacklib.lm.model import LMConfig
 
     c, s = corpus.shakespeare(), settings()
     cells = {cell.id: cell for cell in committed.cells}

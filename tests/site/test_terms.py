@@ -51,7 +51,7 @@ class _Text(HTMLParser):
     scripts left out), with DEFINED + id + DEFINED where each <dfn id> starts and END where it
     ends."""
 
-    SKIP = {"script", "style", "pre", "code", "math", "svg"}
+    SKIP = frozenset({"script", "style", "pre", "code", "math", "svg"})
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
