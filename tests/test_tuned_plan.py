@@ -3,10 +3,11 @@ runs on fresh seeds under a cap fixed from the search (scripts/study/tuned.py)."
 
 from __future__ import annotations
 
+import math
 from itertools import pairwise
 
 import pytest
-from tuned_scores import search_bpc, unrecorded
+from tuned_scores import complete, search_bpc
 
 from scripts.study import tuned
 from scripts.study.plan import base_job
@@ -64,16 +65,12 @@ def test_a2_continues_the_best_three_and_a_fourth_within_the_margin(fourth, kept
 
 
 def _search_done(b_steps=(6000, 7000, 8000, 9000, 10000, 11000, 12000, 20000)):
-    """Records of the whole search: the highest rate and forget bias 1 win A and A2; dropout
-    0.2 wins B for both shapes; B stops at ``b_steps``."""
-    records = {}
+    """Records of the whole search: rate 9e-3 and forget bias 1 win A and A2; dropout 0.2
+    wins B for both shapes; B stops at ``b_steps``."""
     steps = iter(b_steps)
-    for _ in range(3):
-        runs, _ = tuned.plan(VOCAB, records)
-        for run in unrecorded(runs, records):
-            records[run.name] = {"val_bpc": search_bpc(run), "steps": next(steps)
-                                 if run.group == "B" else run.job.train.max_steps}
-    return records
+    return complete(lambda run: {"val_bpc": search_bpc(run), "steps": next(steps)
+                                 if run.group == "B" else run.job.train.max_steps},
+                    VOCAB, ("A", "A2", "B"))[1]
 
 
 def test_b_searches_dropout_from_a2s_winner_and_the_plain_stack_takes_the_residual_dropout():
@@ -123,3 +120,24 @@ def test_a_run_that_diverged_before_its_first_score_ranks_last():
     records = _land(runs, {}, lambda r: None if r.job.train.lr == 9e-3 else 2.5 - r.job.train.lr)
     runs, _ = tuned.plan(VOCAB, records)
     assert all(r.job.train.lr != 9e-3 for r in _by(runs, "A2"))
+
+
+@pytest.mark.parametrize("best, added", [
+    (3.7e-3, ()),                          # inside the grid: nothing added
+    (9e-3, (0.014,)),                      # on the top edge, then inside
+    (1.0, (0.014, 0.022, 0.034)),          # past the top: three steps at most
+    (1e-5, (0.00096, 0.00061, 0.00039)),   # past the bottom
+])
+def test_the_rate_grid_grows_at_an_edge_for_every_shape(best, added):
+    def score(run):   # only the wide layer's best rate is ``best``; the others win at 3.7e-3
+        return {"val_bpc": search_bpc(run, best if run.shape == tuned.WIDE else 3.7e-3),
+                "steps": 6000}
+
+    runs, _, decided = complete(score, VOCAB, ("A", "A2"))
+    grids = {}
+    for run in _by(runs, "A"):
+        grids.setdefault(run.shape, set()).add(run.job.train.lr)
+    assert all(g == set(SEARCH.rates) | set(added) for g in grids.values())
+    assert len(grids) == 3
+    wide = decided["winners"][tuned.WIDE]["lr"]
+    assert wide == (min(grids[tuned.WIDE], key=lambda r: abs(math.log(r / best))))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tuned_scores import search_bpc, unrecorded
+from tuned_scores import complete, search_bpc
 
 from scripts.generation import tuned_search, tuned_verdict
 from scripts.generation.figures import mpl
@@ -26,8 +26,9 @@ def _history(steps: int, stopped: str) -> dict:
 
 
 def _record(run, val, steps, stopped="patience", test=None, plays=None) -> dict:
-    rec = {"name": run.name, "val_bpc": val, "steps": steps, "cpu_seconds": 10.0,
-           "history": _history(steps, stopped), "params": 1000 * run.job.model.num_layers,
+    rec = {"name": run.name, "group": run.group, "val_bpc": val, "steps": steps,
+           "cpu_seconds": 10.0, "history": _history(steps, stopped),
+           "params": 1000 * run.job.model.num_layers,
            "config": run.job.describe() | {"seed": run.job.train.seed}, "test_bpc": test,
            "train_bpc": val - 0.3}
     if plays is not None:
@@ -39,30 +40,52 @@ def _study(deep_edge: float = -0.02):
     """Synthetic records of the whole tuned study: the search (rate 9e-3 and forget bias 1
     win; dropout 0.2), then final runs where every deeper shape needs ``deep_edge`` bits more
     than the wide layer (negative: fewer), seed by seed."""
-    records = {}
-    for _ in range(4):
-        runs, decided = tuned.plan(VOCAB, records)
-        for run in unrecorded(runs, records):
-            m, t = run.job.model, run.job.train
-            if run.group in ("A", "A2", "B"):
-                records[run.name] = _record(run, search_bpc(run),
-                                            6000 if run.group == "B" else t.max_steps)
-            else:
-                test = 2.1 + 0.001 * t.seed + (0 if m.num_layers == 1 else deep_edge)
-                plays = {p: test + 0.01 * k for k, p in enumerate(PLAYS)}
-                records[run.name] = _record(run, test - 0.05, 9000, "patience", test, plays)
-    return runs, records, decided
+    def record(run):
+        m, t = run.job.model, run.job.train
+        if run.group in ("A", "A2", "B"):
+            return _record(run, search_bpc(run), 6000 if run.group == "B" else t.max_steps)
+        test = 2.1 + 0.001 * t.seed + (0 if m.num_layers == 1 else deep_edge)
+        plays = {p: test + 0.01 * k for k, p in enumerate(PLAYS)}
+        return _record(run, test - 0.05, 9000, "patience", test, plays)
+
+    return complete(record, VOCAB)
 
 
 def test_the_search_table_holds_every_trial_and_what_was_decided():
     runs, records, decided = _study()
     s = search_summary(runs, records, decided, tuned.Search())
     stages = [t["stage"] for t in s["trials"]]
-    assert stages.count("A") == 30 and stages.count("B") == 8
+    assert stages.count("A") == 36 and stages.count("B") == 8   # 6 rates: the grid grew once
     assert {t["shape"] for t in s["trials"]} == {tuned.WIDE, tuned.RESIDUAL, tuned.PLAIN}
     assert all(t["val_bpc"] == records[t["name"]]["val_bpc"] for t in s["trials"])
     assert s["cap"] == decided["cap"] == tuned.final_cap([6000] * 8, tuned.Search(), 250)
     assert s["b_at_cap"] == 0 and s["space"]["forget_biases"] == [0.0, 1.0]
+
+
+def test_trials_that_a_grown_grid_set_aside_stay_in_the_table():
+    def score(run):
+        # the residual stack: higher rates look best in 1,500 steps, 5.8e-3 wins at 4,000
+        if run.shape == tuned.RESIDUAL and run.group == "A":
+            bpc = 3.0 - 10 * run.job.train.lr - 0.01 * (run.job.model.forget_bias or 0)
+        else:
+            bpc = search_bpc(run, 5.8e-3 if run.shape == tuned.RESIDUAL else 9e-3)
+        return _record(run, bpc, 6000 if run.group == "B" else run.job.train.max_steps)
+
+    stages = ("A", "A2", "B")
+    # B ran for the residual stack before the wide layer's winner, on the grid's edge, grew it
+    first = complete(score, VOCAB, stages, tuned.Search(extensions=0))[1]
+    runs, records, decided = complete(score, VOCAB, stages, records=first)
+    assert decided["winners"][tuned.RESIDUAL]["lr"] == 9e-3       # 5.8e-3 before the 0.014s
+    s = search_summary(runs, {n: records[n] for n in records if n in {r.name for r in runs}},
+                       decided, tuned.Search(), records)
+    aside = [t for t in s["trials"] if not t["planned"]]
+    assert {(t["stage"], t["shape"], t["lr"]) for t in aside} == {
+        ("A2", tuned.RESIDUAL, 5.8e-3), ("A2", tuned.RESIDUAL, 9e-3),   # out of the best 3
+        ("B", tuned.RESIDUAL, 5.8e-3)}
+    assert len(aside) == 2 + 4 and len(s["trials"]) == len(records)
+    assert s["space"]["rates"][-1] == 0.014 and s["space"]["first_rates"][-1] == 9e-3
+    settled = tuned.settle(lambda run: records.get(run.name), VOCAB)[1]
+    assert set(settled) == set(records) - {t["name"] for t in aside}
 
 
 @pytest.mark.parametrize("edge, word", [(-0.02, "ahead"), (0.0, "equivalent"),

@@ -22,6 +22,7 @@ class Study:
     runs: list          # the runs planned so far (tuned.plan)
     records: dict       # name -> record, of those runs
     decided: dict       # the search's decisions so far (winners, cap)
+    every: dict         # name -> record, every record in the folder (trials set aside too)
 
 
 def load(out: Output) -> Study:
@@ -32,4 +33,4 @@ def load(out: Output) -> Study:
     if not records:
         raise FileNotFoundError(f"{STUDY}: no runs; run `python -m scripts.experiments.tuned`")
     vocab = next(iter(records.values()))["config"]["model"]["vocab_size"]
-    return Study(*tuned.settle(lambda run: records.get(run.name), vocab))
+    return Study(*tuned.settle(lambda run: records.get(run.name), vocab), records)

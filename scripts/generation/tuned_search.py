@@ -48,21 +48,35 @@ def table_md(s: dict) -> str:
     rows = []
     for shape, w in s["winners"].items():
         best = {stage: min((t["val_bpc"] for t in s["trials"]
-                            if t["stage"] == stage and t["shape"] == shape), default=None)
+                            if t["stage"] == stage and t["shape"] == shape and t["planned"]),
+                           default=None)
                 for stage in ("A", "A2", "B")}
         rows.append([shape, f"{w['lr']:g}", _bias(w["forget_bias"]), f"{w['dropout']:g}"]
                     + ["the residual stack's" if v is None else f"{v:.3f}"
                        for v in best.values()])
+    return header_comment(__name__) + md_table(header, rows) + "\n" + _note(s) + "\n"
+
+
+def _note(s: dict) -> str:
     space = s["space"]
-    return (header_comment(__name__) + md_table(header, rows)
-            + f"\nBest validation bpc of each stage, seed 0. A: {len(space['rates'])} rates × "
-              f"{len(space['forget_biases'])} forget-gate biases, dropout "
-              f"{space['probe_dropout']:g}. A2: the best {space['keep']} of A (one more within "
-              f"{space['keep_within']:g}{NBSP}bpc). B: dropout "
-              + ", ".join(f"{d:g}" for d in space["dropouts"])
-              + f", each until validation stopped improving. The final runs stop at "
-              f"{fmt_int(s['cap'])} steps at most: {space['cap_factor']:g} × the "
-              f"{space['cap_quantile']:g}th percentile of B's stopping steps.\n")
+    grown = ("" if space["rates"] == space["first_rates"] else
+             f" ({len(space['first_rates'])}, then one more at an edge while a shape's A2 "
+             "winner sat on it)")
+    aside = sum(not t["planned"] for t in s["trials"])
+    sentences = [
+        "Best validation bpc of each stage, seed 0.",
+        f"A: {len(space['rates'])} rates{grown} × {len(space['forget_biases'])} forget-gate "
+        f"biases, dropout {space['probe_dropout']:g}.",
+        f"A2: the best {space['keep']} of A (one more within "
+        f"{space['keep_within']:g}{NBSP}bpc).",
+        "B: dropout " + ", ".join(f"{d:g}" for d in space["dropouts"])
+        + ", each until validation stopped improving.",
+        f"The final runs stop at {fmt_int(s['cap'])} steps at most: {space['cap_factor']:g} × "
+        f"the {space['cap_quantile']:g}th percentile of B's stopping steps.",
+    ]
+    if aside:
+        sentences.append(f"{aside} trials that the wider grid set aside are in the data file.")
+    return " ".join(sentences)
 
 
 def search_figure(plt, s: dict, phone: bool):
@@ -80,7 +94,7 @@ def search_figure(plt, s: dict, phone: bool):
                         mfc="white" if shape == tuned.PLAIN else color,
                         label=f"{shape}, forget bias {_bias(bias)}")
         b = sorted((t["dropout"], t["val_bpc"]) for t in s["trials"]
-                   if t["stage"] == "B" and t["shape"] == shape)
+                   if t["stage"] == "B" and t["shape"] == shape and t["planned"])
         if b:
             x, y = zip(*b, strict=True)
             bx.plot(x, y, color=color, marker=marker, ms=4, lw=1.4, label=shape)
@@ -112,7 +126,7 @@ def run(out: Output) -> None:
     if study.decided["cap"] is None:
         raise FileNotFoundError("tuned study: the search is not complete; run "
                                 "`python -m scripts.experiments.tuned --upto B`")
-    s = search_summary(study.runs, study.records, study.decided, tuned.Search())
+    s = search_summary(study.runs, study.records, study.decided, tuned.Search(), study.every)
     s["cpu_hours"] = float(np.sum([t["cpu_seconds"] for t in s["trials"]]) / 3600)
     out.json("generated/data/tuned_search.json", s)
     out.text("generated/partials/tuned_search.md", table_md(s))

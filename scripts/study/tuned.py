@@ -13,8 +13,12 @@ layers, three plain layers), on seed 0, reads the validation plays only:
 A    5 learning rates x forget bias {torch's, 1}, dropout fixed at 0.1, 1,500 steps each: which
      settings train at all. (Dropout is not searched here: so short a run cannot rank it.)
 A2   the best 3 of A (4 when the 4th is within 0.02 bpc of the best) again, to 4,000 steps.
+     While any shape's A2 winner sits on the rate grid's edge, the grid grows one log-step
+     there (at most three) and every shape runs the new rates in A, then A2 again.
 B    A2's winner with dropout 0, 0.1, 0.2 and 0.3, each to the stopping rule (under a cap of
      ``search_cap`` steps). The plain stack takes the residual stack's dropout.
+
+A trial that a grown grid moves out of a stage keeps its record, named by its settings.
 
 The final runs' step cap is fixed from B before any of them starts: 1.3 times the 90th
 percentile of B's stopping steps, rounded up to a whole number of scores. The final runs use
@@ -56,11 +60,17 @@ from stacklib.charlm.jobs import Job
 WIDE, RESIDUAL, PLAIN = "1 wide layer", "3 residual layers", "3 plain layers"
 
 
+def _two_digits(rate: float) -> float:
+    return float(f"{rate:.2g}")
+
+
 @dataclass(frozen=True)
 class Search:
     """The search's grid and lengths, and the final runs' seeds and budgets."""
 
-    rates: tuple = tuple(float(f"{r:.2g}") for r in np.geomspace(1.5e-3, 9e-3, 5))
+    rates: tuple = tuple(_two_digits(r) for r in np.geomspace(1.5e-3, 9e-3, 5))
+    rate_step: float = 6 ** 0.25         # the rates' log-spacing, for a grid grown at an edge
+    extensions: int = 3                  # how far the grid may grow each way
     forget_biases: tuple = (None, 1.0)   # None: torch's draw (the summed bias starts near 0)
     probe_dropout: float = 0.1           # A and A2's fixed dropout
     dropouts: tuple = (0.0, 0.1, 0.2, 0.3)
@@ -83,7 +93,7 @@ class Search:
     @classmethod
     def quick(cls) -> Search:
         """Every stage's code path in a few steps (tests)."""
-        return cls(rates=(9e-3,), dropouts=(0.0, 0.1), a_steps=8, a2_steps=12, keep=1,
+        return cls(rates=(9e-3,), extensions=0, dropouts=(0.0, 0.1), a_steps=8, a2_steps=12, keep=1,
                    search_cap=40,
                    final_seeds=(1, 2), few_seeds=(1,), deep_layers=4, budgets=(2.0,),
                    tolerance=0.5)  # tiny models: the readout dominates (plan.quick_plan)
@@ -126,12 +136,10 @@ def _best(records: dict, names: list[str]) -> str | None:
     return min(names, key=lambda n: (_score(records, n), n))
 
 
-def _search_runs(search: Search, base: Job, records: dict):
-    """The search's runs that can be planned now, and each shape's winner once known:
-    {shape: {"lr", "forget_bias", "dropout"} or None}."""
+def _rate_stages(search: Search, base: Job, records: dict, rates: tuple):
+    """Stages A and A2 of every shape over the learning rates ``rates``: (runs, winners)."""
     runs, winners = [], {}
-    at_one = shapes(base, search)
-    for shape, model in at_one.items():
+    for shape, model in shapes(base, search).items():
         def trial(stage, lr, fb, steps, model=model, shape=shape):
             job = _job(base, model, lr=lr, dropout=search.probe_dropout, forget_bias=fb,
                        steps=steps, seed=search.seed, test=False)
@@ -139,7 +147,7 @@ def _search_runs(search: Search, base: Job, records: dict):
                        shape=shape)
 
         a = {(lr, fb): trial("A", lr, fb, search.a_steps)
-             for lr in search.rates for fb in search.forget_biases}
+             for lr in rates for fb in search.forget_biases}
         runs += a.values()
         winners[shape] = None
         if _best(records, [r.name for r in a.values()]) is None:
@@ -155,11 +163,38 @@ def _search_runs(search: Search, base: Job, records: dict):
             continue
         lr, fb = next(k for k, r in a2.items() if r.name == best)
         winners[shape] = {"lr": lr, "forget_bias": fb, "dropout": None}
+    return runs, winners
+
+
+def rate_grid(search: Search, base: Job, records: dict) -> tuple:
+    """The learning rates searched: ``search.rates``, one log-step wider at an edge while any
+    shape's A2 winner sits on it (at most ``search.extensions`` steps each way). Every shape
+    runs every added rate, so the search stays the same for all."""
+    rates, up, down = tuple(search.rates), 0, 0
+    while True:
+        _, winners = _rate_stages(search, base, records, rates)
+        won = {w["lr"] for w in winners.values() if w is not None}
+        grow_up = rates[-1] in won and up < search.extensions
+        grow_down = rates[0] in won and down < search.extensions
+        if not (grow_up or grow_down):
+            return rates
+        if grow_up:
+            rates, up = (*rates, _two_digits(rates[-1] * search.rate_step)), up + 1
+        if grow_down:
+            rates, down = (_two_digits(rates[0] / search.rate_step), *rates), down + 1
+
+
+def _search_runs(search: Search, base: Job, records: dict):
+    """The search's runs that can be planned now, and each shape's winner once known:
+    {shape: {"lr", "forget_bias", "dropout"} or None}."""
+    at_one = shapes(base, search)
+    runs, winners = _rate_stages(search, base, records, rate_grid(search, base, records))
     for shape in (WIDE, RESIDUAL):
         if winners[shape] is None:
             continue
         model, w = at_one[shape], winners[shape]
-        b = [Run(f"B-{shape_name(model)}-d{d:g}", "B",
+        # named by the settings too: a winner that changes as records land leaves its trials
+        b = [Run(f"B-{shape_name(model)}-lr{w['lr']:g}-fb{_fb(w['forget_bias'])}-d{d:g}", "B",
                  _job(base, model, lr=w["lr"], dropout=d, forget_bias=w["forget_bias"],
                       steps=search.search_cap, seed=search.seed, test=False), shape=shape)
              for d in search.dropouts]
@@ -227,14 +262,15 @@ def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | 
 
 def settle(lookup, vocab_size: int, planner=plan) -> tuple[list[Run], dict, dict]:
     """The plan as far as the records take it: (runs, records, decided), drawn again as long
-    as ``lookup(run)`` (the run's record, or None) extends it."""
+    as ``lookup(run)`` (the run's record, or None) extends it. ``records`` holds the planned
+    runs' only: a trial that a later stage's records set aside is not among them."""
     records: dict = {}
     while True:
         runs, decided = planner(vocab_size, records)
         found = {r.name: rec for r in runs if r.name not in records
                  and (rec := lookup(r)) is not None}
         if not found:
-            return runs, records, decided
+            return runs, {r.name: records[r.name] for r in runs if r.name in records}, decided
         records.update(found)
 
 

@@ -26,19 +26,32 @@ def seeds(values) -> dict:
     return {"mean": float(np.mean(vals)), "sd": float(np.std(vals, ddof=1)), "values": vals}
 
 
-def search_summary(runs: list, records: dict, decided: dict, search: tuned.Search) -> dict:
-    """The search as the pages show it (``runs``, ``decided``: ``tuned.plan``'s)."""
-    trials = []
-    for run in runs:
-        if run.group not in SEARCH_STAGES:
-            continue
-        r, m = records[run.name], run.job.model
-        trials.append({"name": run.name, "stage": run.group, "shape": run.shape,
-                       "lr": run.job.train.lr, "forget_bias": m.forget_bias,
-                       "dropout": m.dropout, "val_bpc": r["val_bpc"], "steps": r["steps"],
-                       "stopped": r["history"]["stopped"], "cpu_seconds": r["cpu_seconds"]})
+def _trial(name: str, stage: str, record: dict, shape: str, planned: bool) -> dict:
+    c = record["config"]
+    return {"name": name, "stage": stage, "shape": shape, "lr": c["lr"],
+            "forget_bias": c["model"]["forget_bias"], "dropout": c["model"]["dropout"],
+            "val_bpc": record["val_bpc"], "steps": record["steps"],
+            "stopped": record["history"]["stopped"], "cpu_seconds": record["cpu_seconds"],
+            "planned": planned}
+
+
+def search_summary(runs: list, records: dict, decided: dict, search: tuned.Search,
+                   every: dict | None = None) -> dict:
+    """The search as the pages show it (``runs``, ``records``, ``decided``: ``tuned.settle``'s).
+    ``every`` (name -> record, all the study's records) adds the trials that the plan no longer
+    holds, such as A2's runs that a wider rate grid moved out of its best three; they stay in
+    the table, marked not planned."""
+    planned = [r for r in runs if r.group in SEARCH_STAGES]
+    trials = [_trial(run.name, run.group, records[run.name], run.shape, True)
+              for run in planned]
+    shape_of = {_model_key(run.job.model.flat()): run.shape for run in planned}
+    names = {run.name for run in runs}
+    trials += [_trial(name, rec["group"], rec, shape_of[_model_key(rec["config"]["model"])], False)
+               for name, rec in sorted((every or {}).items())
+               if rec.get("group") in SEARCH_STAGES and name not in names]
+    rates = sorted({t["lr"] for t in trials if t["stage"] == "A"})
     b_steps = [t["steps"] for t in trials if t["stage"] == "B"]
-    return {"space": {"rates": list(search.rates),
+    return {"space": {"rates": rates, "first_rates": list(search.rates),
                       "forget_biases": [0.0 if b is None else b for b in search.forget_biases],
                       "probe_dropout": search.probe_dropout, "dropouts": list(search.dropouts),
                       "a_steps": search.a_steps, "a2_steps": search.a2_steps,
@@ -48,6 +61,10 @@ def search_summary(runs: list, records: dict, decided: dict, search: tuned.Searc
             "trials": trials, "winners": decided["winners"], "cap": decided["cap"],
             "b_steps": b_steps,
             "b_at_cap": sum(t["stopped"] == "max_steps" for t in trials if t["stage"] == "B")}
+
+
+def _model_key(model: dict) -> tuple:
+    return model["num_layers"], model["hidden_size"], model["residual"]
 
 
 def final(runs: list, records: dict) -> dict:
