@@ -164,6 +164,21 @@ def test_wide_tables_scroll_from_the_keyboard_on_a_phone(web, rel):
     assert sum(wide) >= 2 and focusable == wide, (focusable, wide)
 
 
+@pytest.mark.parametrize("viewport", [LAPTOP, {"width": 360, "height": 740}])
+def test_the_glossary_columns_do_not_wait_for_its_rows(web, viewport):
+    """§07's glossary is on the first screen. A browser may draw it before all its rows have
+    arrived (a busy machine parses in slices); its columns must already be their final width
+    then, or the cells drawn first move sideways."""
+    web.page.set_viewport_size(viewport)
+    page = web.goto(PAGES["symbols"])
+    columns = """() => [...document.querySelectorAll('.glossary th')].map(
+        (th) => th.getBoundingClientRect().width)"""
+    whole = page.evaluate(columns)
+    page.evaluate("""() => document.querySelectorAll('.glossary tbody tr')
+        .forEach((row, k) => k > 0 && row.remove())""")
+    assert page.evaluate(columns) == whole
+
+
 def _first_heading_after_the_widgets(site_dir, rel: str) -> str:
     """The id of the first section heading below the page's last widget."""
     html = (site_dir / rel / "index.html").read_text(encoding="utf-8")
