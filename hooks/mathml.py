@@ -116,8 +116,9 @@ def on_page_content(html_content: str, page, config, files):
 
 
 # The math font is found late (only when a formula's text is laid out) and swaps in when it
-# arrives: a table laid out before then changes its column widths. A page with formulas asks
-# for the font while its head is read, so it is almost always there before the first layout.
+# arrives: where the reader's fallback math font has other widths, the formulas then change
+# width. A page with formulas asks for the font while its head is read, so it is almost always
+# there before the first layout.
 MATH_FONT = "assets/fonts/lecture-math.woff2"
 
 

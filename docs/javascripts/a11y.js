@@ -5,7 +5,7 @@
    (page speed) are drawn once the page is idle, for find-in-page.
 
    window.StackA11y() asks for a run: on every page (Material's document$), after each widget
-   mounts, after a resize, when a content tab opens. Requests are coalesced into one run when
+   mounts, after a resize, when a content tab or a note opens. Requests are coalesced into one run when
    the page is idle: reading scrollWidth right after a DOM change forces a layout (one per
    widget, a long task on a slow phone), while at idle time the layout is already done.
    What scripts and tests can wait on, rather than on time: StackA11y.pending is true from the
@@ -79,11 +79,14 @@
       request();
     }, 200);
   });
-  // A table in a content tab not yet chosen has no width: look again when a tab opens, and
-  // when the browser draws a block it had skipped.
+  // A table in a content tab not yet chosen, or in a closed note, has no width: look again
+  // when a tab or a note opens, and when the browser draws a block it had skipped.
   addEventListener("change", (event) => {
     if (event.target.closest(".tabbed-set")) request();
   });
+  document.addEventListener("toggle", (event) => {
+    if (event.target.open) request();
+  }, true);
   document.addEventListener("contentvisibilityautostatechange", (event) => {
     if (!event.skipped) request();
   }, true);

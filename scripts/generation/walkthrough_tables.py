@@ -1,6 +1,7 @@
 """§08 hand-computed step: tables of every intermediate, from stacklib.walkthrough.
 
-generated/partials/walkthrough_weights.md  the inputs, previous states and every weight per layer
+generated/partials/walkthrough_state.md    the input and the previous states
+generated/partials/walkthrough_weights.md  every weight per layer
 generated/partials/walkthrough_layer1.md   layer 1's intermediates in climb order
 generated/partials/walkthrough_layer2.md   layer 2's
 generated/partials/walkthrough_output.md   the output y_t
@@ -45,8 +46,8 @@ def _steps_table(steps: list[dict], start: int) -> str:
     return md_table(["#", "Step", "Quantity", "Formula", "Value"], rows, "rllll")
 
 
-def _weights_md(w: dict) -> str:
-    H, L = w["hidden_size"], w["num_layers"]
+def _state_md(w: dict) -> str:
+    L = w["num_layers"]
     lines = [header_comment(__name__).rstrip("\n") + "\n"]
     state_rows = [["input", tex("x_t"), f"`{svec(w['x_t'])}`"]]
     for k in range(L):
@@ -54,8 +55,12 @@ def _weights_md(w: dict) -> str:
         for name, key in (("h", "h_prev"), ("c", "c_prev")):
             state_rows.append([f"layer {lay}", tex(f"{name}_{{t-1}}^{{[{lay}]}}"),
                                f"`{svec(w[key][k])}`"])
-    lines.append(md_table(["Where", "Quantity", "Value"], state_rows, "lll"))
-    lines.append("")
+    return "\n".join([*lines, md_table(["Where", "Quantity", "Value"], state_rows, "lll")])
+
+
+def _weights_md(w: dict) -> str:
+    H, L = w["hidden_size"], w["num_layers"]
+    lines = [header_comment(__name__).rstrip("\n") + "\n"]
     for k in range(L):
         lay = k + 1
         wi, wh = w["weights"][f"weight_ih_l{k}"], w["weights"][f"weight_hh_l{k}"]
@@ -97,6 +102,7 @@ def run(out: Output) -> None:
 
     w = walkthrough().to_dict()
     by_layer, output = _split(w)
+    out.text("generated/partials/walkthrough_state.md", _state_md(w))
     out.text("generated/partials/walkthrough_weights.md", _weights_md(w))
     n = 1
     for layer in sorted(by_layer):

@@ -67,6 +67,21 @@ WATCH_SHIFTS = """(() => {
     }
   }).observe({type: "layout-shift", buffered: true});
 })()"""
+# Tables that start on the first screen and whose columns change when all rows but the first
+# are taken away: drawn while their rows still arrive (a busy machine parses in slices), their
+# cells would move sideways when a wider row came.
+TABLES_WAITING_FOR_ROWS = """() => [...document.querySelectorAll(".md-typeset table")]
+  .filter((t) => t.tBodies[0] && t.getBoundingClientRect().top < innerHeight &&
+                 t.getBoundingClientRect().width > 0)
+  .filter((t) => {
+    const columns = () => [...t.rows[0].cells].map((c) => c.getBoundingClientRect().width)
+      .join();
+    const whole = columns(), later = [...t.tBodies[0].rows].slice(1);
+    later.forEach((row) => row.remove());
+    const first = columns();
+    later.forEach((row) => t.tBodies[0].append(row));
+    return first !== whole;
+  }).map((t) => t.rows[0].textContent.trim().slice(0, 40))"""
 # Two frames drawn: what the last change moved has been reported.
 FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 # The page's word that every block skipped at load is drawn (a11y.js), to wait on ...

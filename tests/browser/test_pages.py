@@ -12,7 +12,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_helpers import FRAMES, LAPTOP, PAGES, SUB, WATCH_SHIFTS, shown
+from browser_helpers import (
+    FRAMES,
+    LAPTOP,
+    PAGES,
+    SUB,
+    TABLES_WAITING_FOR_ROWS,
+    WATCH_SHIFTS,
+    shown,
+)
 
 from scripts.site import nav_urls
 
@@ -124,6 +132,7 @@ def test_page_light_dark_print_and_phone(web, rel):
     web.blocks_drawn()
     page.evaluate(FRAMES)
     assert page.evaluate("window.shifts") == [], "the page moved while it loaded"
+    assert page.evaluate(TABLES_WAITING_FOR_ROWS) == []
     web.settle()  # the blocks just drawn get their keyboard patches (a11y.js) too
     for w in widgets(page):
         assert w.get_attribute("data-widget-state") == "live", w.get_attribute("data-widget")
@@ -157,26 +166,13 @@ def test_wide_tables_scroll_from_the_keyboard_on_a_phone(web, rel):
     (content-visibility: auto skips its layout, so its wrapper reports no overflow then)."""
     web.page.set_viewport_size({"width": 360, "height": 740})
     page = web.goto(rel)
-    wraps = page.locator(".md-typeset > .md-typeset__scrollwrap")
+    page.evaluate("document.querySelectorAll('.md-typeset details').forEach(d => d.open = true)")
+    web.settle()
+    wraps = page.locator(".md-typeset .md-typeset__scrollwrap:not(.widget *)")
     focusable = wraps.evaluate_all("ws => ws.map(w => w.tabIndex === 0)")
     wide = wraps.evaluate_all("ws => ws.map(w => { w.style.contentVisibility = 'visible';"
                               " return w.scrollWidth > w.clientWidth; })")
     assert sum(wide) >= 2 and focusable == wide, (focusable, wide)
-
-
-@pytest.mark.parametrize("viewport", [LAPTOP, {"width": 360, "height": 740}])
-def test_the_glossary_columns_do_not_wait_for_its_rows(web, viewport):
-    """§07's glossary is on the first screen. A browser may draw it before all its rows have
-    arrived (a busy machine parses in slices); its columns must already be their final width
-    then, or the cells drawn first move sideways."""
-    web.page.set_viewport_size(viewport)
-    page = web.goto(PAGES["symbols"])
-    columns = """() => [...document.querySelectorAll('.glossary th')].map(
-        (th) => th.getBoundingClientRect().width)"""
-    whole = page.evaluate(columns)
-    page.evaluate("""() => document.querySelectorAll('.glossary tbody tr')
-        .forEach((row, k) => k > 0 && row.remove())""")
-    assert page.evaluate(columns) == whole
 
 
 def _first_heading_after_the_widgets(site_dir, rel: str) -> str:

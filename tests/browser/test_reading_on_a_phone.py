@@ -13,7 +13,7 @@ import base64
 import re
 
 import pytest
-from browser_helpers import FRAMES, PAGES, PHONE, WATCH_SHIFTS, Held
+from browser_helpers import FRAMES, PAGES, PHONE, TABLES_WAITING_FOR_ROWS, WATCH_SHIFTS, Held
 
 from scripts.site import nav_urls
 
@@ -120,6 +120,7 @@ def test_no_page_shifts_while_it_loads(web, rel):
     web.blocks_drawn()
     page.evaluate(FRAMES)
     assert page.evaluate("window.shifts") == []
+    assert page.evaluate(TABLES_WAITING_FOR_ROWS) == []
 
 
 @pytest.mark.parametrize("rel", LONG)
