@@ -13,7 +13,7 @@ from scripts.generation.figures import mpl
 from scripts.generation.tuned_records import STUDY
 from scripts.generation.write import Output
 from scripts.study import tuned
-from scripts.study.tuned_summary import search_summary, verdict_summary
+from scripts.study.tuned_summary import near_best, search_summary, verdict_summary
 from scripts.study.verdict import compare
 
 VOCAB = 77
@@ -163,3 +163,15 @@ def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
     for name in ("tuned_verdict", "tuned_deep"):
         for layout in ("", ".phone"):
             assert (tmp_path / f"docs/generated/figures/{name}{layout}.svg").is_file()
+
+
+def test_rates_near_best_take_the_better_forget_bias_and_the_margin():
+    def a(lr, fb, bpc, shape=tuned.WIDE):
+        return {"stage": "A", "shape": shape, "lr": lr, "forget_bias": fb, "val_bpc": bpc}
+
+    trials = [a(1e-3, None, 2.50), a(1e-3, 1.0, 2.21),        # the better bias counts
+              a(2e-3, None, 2.20), a(4e-3, None, 2.23), a(8e-3, None, 2.2301),
+              a(8e-3, 1.0, None),                             # diverged: not a score
+              {**a(1e-2, None, 2.0), "stage": "A2"},          # not stage A
+              a(1e-3, None, 3.0, tuned.PLAIN)]
+    assert near_best(trials, 0.03) == {tuned.WIDE: [1e-3, 2e-3, 4e-3], tuned.PLAIN: [1e-3]}

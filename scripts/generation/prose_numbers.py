@@ -19,6 +19,7 @@ from scripts.generation import shakespeare_records, shakespeare_scale
 from scripts.generation.write import Output
 from scripts.study.plan import SHAPES
 from scripts.study.summary import LATE_WINDOW
+from scripts.study.tuned_summary import NEAR_BEST
 from scripts.study.verdict import EQUIVALENCE_LEVEL, LEVEL, MARGIN, compare
 from stacklib.params import count_params, param_breakdown
 
@@ -316,6 +317,8 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "0.009": ((VERDICT,), lambda: _all(_scale_gain_past_cap(RESIDUAL),
                                        _dec3(_plain_two_vs_one().ci95[1]))),
     "0.001": ((VERDICT,), lambda: _scale_gain_past_cap(WIDE)),
+    # §10 "The same search for every shape": how close to its best a rate must come
+    "0.03": ((VERDICT,), lambda: f"{NEAR_BEST:g}"),
     # §13 exercise E5: the toy model's largest figure factor (its answer is generated)
     "0.90": ((QUIZ,), lambda: _toy_factor(-1)),
 }

@@ -1,7 +1,8 @@
 """From the tuned study's records to what the pages show: the search, the verdict, the trend.
 
 ``search_summary``   every trial of the search (stage, shape, settings, validation bpc, steps,
-                     why it stopped), the winners, the final runs' step cap and how it was fixed
+                     why it stopped), the winners, the final runs' step cap and how it was fixed,
+                     and the rates that train well for each shape (``near_best``)
 ``verdict_summary``  per budget, each shape's final runs (test bpc over seeds, sample standard
                      deviation, steps, how the runs stopped) and each deeper shape against the
                      one wide layer (``verdict.compare``), play by play as well; the trend of
@@ -17,6 +18,8 @@ from scripts.study import tuned
 from scripts.study.verdict import compare, slope
 
 SEARCH_STAGES = ("A", "A2", "B")
+# How close to a shape's best stage-A score a rate must come to count as one that trains well
+NEAR_BEST = 0.03
 
 
 def seeds(values) -> dict:
@@ -50,7 +53,7 @@ def search_summary(runs: list, records: dict, decided: dict, search: tuned.Searc
                for name, rec in sorted((every or {}).items())
                if rec.get("group") in SEARCH_STAGES and name not in names]
     rates = sorted({t["lr"] for t in trials if t["stage"] == "A"})
-    b_steps = [t["steps"] for t in trials if t["stage"] == "B"]
+    b_steps = [t["steps"] for t in trials if t["stage"] == "B" and t["planned"]]
     return {"space": {"rates": rates, "first_rates": list(search.rates),
                       "forget_biases": [0.0 if b is None else b for b in search.forget_biases],
                       "probe_dropout": search.probe_dropout, "dropouts": list(search.dropouts),
@@ -59,8 +62,21 @@ def search_summary(runs: list, records: dict, decided: dict, search: tuned.Searc
                       "search_cap": search.search_cap, "cap_quantile": search.cap_quantile,
                       "cap_factor": search.cap_factor},
             "trials": trials, "winners": decided["winners"], "cap": decided["cap"],
+            "near_best": near_best(trials), "near_margin": NEAR_BEST,
             "b_steps": b_steps,
             "b_at_cap": sum(t["stopped"] == "max_steps" for t in trials if t["stage"] == "B")}
+
+
+def near_best(trials: list[dict], margin: float = NEAR_BEST) -> dict[str, list[float]]:
+    """Per shape, the learning rates whose stage-A score (the better forget-gate bias) comes
+    within ``margin`` bpc of the shape's best: how wide a range of rates trains it well."""
+    best: dict[str, dict[float, float]] = {}
+    for t in trials:
+        if t["stage"] == "A" and t["val_bpc"] is not None:
+            rates = best.setdefault(t["shape"], {})
+            rates[t["lr"]] = min(rates.get(t["lr"], t["val_bpc"]), t["val_bpc"])
+    return {shape: sorted(lr for lr, v in rates.items() if v <= min(rates.values()) + margin)
+            for shape, rates in best.items()}
 
 
 def _model_key(model: dict) -> tuple:

@@ -1,0 +1,59 @@
+"""§10's sentences about the tuned study's search, held to its generated data
+(docs/generated/data/tuned_search.json, from scripts/study/tuned_summary.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scripts.study import tuned
+from scripts.study.plan import base_job
+
+SEARCH = Path(__file__).resolve().parents[1] / "docs/generated/data/tuned_search.json"
+
+
+@pytest.fixture(scope="module")
+def search() -> dict:
+    return json.loads(SEARCH.read_text(encoding="utf-8"))
+
+
+def _stage(search: dict, stage: str, shape: str) -> list[dict]:
+    return [t for t in search["trials"]
+            if t["stage"] == stage and t["shape"] == shape and t["planned"]]
+
+
+def test_the_search_kept_the_recipe_and_moved_the_rate(search):
+    recipe = base_job(77)
+    for w in search["winners"].values():
+        assert w["dropout"] == recipe.model.dropout == 0
+        assert w["forget_bias"] is None and recipe.model.forget_bias is None
+        assert w["lr"] != recipe.train.lr
+
+
+def test_the_residual_stack_took_the_lowest_rate_and_trains_over_the_widest_range(search):
+    lr = {shape: w["lr"] for shape, w in search["winners"].items()}
+    assert lr[tuned.RESIDUAL] < min(lr[tuned.WIDE], lr[tuned.PLAIN])
+    near = {shape: len(rates) for shape, rates in search["near_best"].items()}
+    assert near[tuned.RESIDUAL] > near[tuned.WIDE] > near[tuned.PLAIN]
+
+
+def test_the_plain_stack_lies_above_both_at_every_rate(search):
+    def by_rate(shape):
+        rates: dict[float, float] = {}
+        for t in _stage(search, "A", shape):
+            rates[t["lr"]] = min(rates.get(t["lr"], t["val_bpc"]), t["val_bpc"])
+        return rates
+
+    plain, wide, residual = by_rate(tuned.PLAIN), by_rate(tuned.WIDE), by_rate(tuned.RESIDUAL)
+    assert plain.keys() == wide.keys() == residual.keys()
+    assert all(plain[r] > max(wide[r], residual[r]) for r in plain)
+
+
+def test_more_dropout_scored_worse_for_both_shapes(search):
+    for shape in (tuned.WIDE, tuned.RESIDUAL):
+        scores = [t["val_bpc"] for t in sorted(_stage(search, "B", shape),
+                                               key=lambda t: t["dropout"])]
+        assert len(scores) == len(search["space"]["dropouts"])
+        assert scores == sorted(scores) and len(set(scores)) == len(scores)
