@@ -83,6 +83,7 @@ def test_trials_that_a_grown_grid_set_aside_stay_in_the_table():
         ("A2", tuned.RESIDUAL, 5.8e-3), ("A2", tuned.RESIDUAL, 9e-3),   # out of the best 3
         ("B", tuned.RESIDUAL, 5.8e-3)}
     assert len(aside) == 2 + 4 and len(s["trials"]) == len(records)
+    assert len(s["b_steps"]) == 2 * len(tuned.Search().dropouts)   # the cap's: planned B only
     assert s["space"]["rates"][-1] == 0.014 and s["space"]["first_rates"][-1] == 9e-3
     settled = tuned.settle(lambda run: records.get(run.name), VOCAB)[1]
     assert set(settled) == set(records) - {t["name"] for t in aside}

@@ -64,7 +64,8 @@ def search_summary(runs: list, records: dict, decided: dict, search: tuned.Searc
             "trials": trials, "winners": decided["winners"], "cap": decided["cap"],
             "near_best": near_best(trials), "near_margin": NEAR_BEST,
             "b_steps": b_steps,
-            "b_at_cap": sum(t["stopped"] == "max_steps" for t in trials if t["stage"] == "B")}
+            "b_at_cap": sum(t["stopped"] == "max_steps" for t in trials
+                            if t["stage"] == "B" and t["planned"])}
 
 
 def near_best(trials: list[dict], margin: float = NEAR_BEST) -> dict[str, list[float]]:
