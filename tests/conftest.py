@@ -61,6 +61,15 @@ def site(built_site) -> Build:
 
 
 @pytest.fixture(scope="session")
+def study() -> dict:
+    """The Shakespeare study's committed summary (docs/generated/data/shakespeare.json), which
+    the claim tests of several pages read."""
+    from claim_sources import generated
+
+    return generated("data/shakespeare.json")
+
+
+@pytest.fixture(scope="session")
 def browser():
     """One headless Debian Chromium for the whole session (Playwright's sync API allows only
     one running instance per thread, so every suite — browser, PDF, offline — shares it)."""

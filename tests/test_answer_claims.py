@@ -7,16 +7,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from claim_sources import DOCS, generated, mean, page_text, states, word
 
 from scripts.study.plan import SEEDS, SHAPES, base_job
 from scripts.study.verdict import EQUIVALENCE_LEVEL, LEVEL, MARGIN, compare
-
-
-@pytest.fixture(scope="module")
-def study():
-    return generated("data/shakespeare.json")
 
 
 def depth(study, layers: int, residual: bool = False) -> dict:

@@ -13,10 +13,8 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pytest
 from claim_sources import (
     DOCS,
-    generated,
     mean,
     page_text,
     plain,
@@ -35,11 +33,6 @@ from scripts.study.plan import LEARNING_RATES, SEEDS, base_job
 from scripts.study.summary import crossing
 from scripts.study.verdict import slope
 from stacklib.charlm.analysis import TimescaleConfig
-
-
-@pytest.fixture(scope="module")
-def study():
-    return generated("data/shakespeare.json")
 
 
 def test_every_configuration_has_every_seed(study):

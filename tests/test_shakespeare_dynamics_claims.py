@@ -8,9 +8,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import numpy as np
-import pytest
 from claim_sources import (
-    generated,
     mean,
     page_text,
     plain,
@@ -23,11 +21,6 @@ from scripts.generation.shakespeare_dynamics_tables import SETTLED, bottom_ratio
 from scripts.study.plan import SHORT_STEPS, base_job
 from scripts.study.summary import TAIL, share_left
 from scripts.study.verdict import compare
-
-
-@pytest.fixture(scope="module")
-def study():
-    return generated("data/shakespeare.json")
 
 
 def test_timescale_claims(study):
