@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from claim_sources import page_text
 
 from scripts.study import tuned
 from scripts.study.plan import base_job
@@ -57,3 +58,13 @@ def test_more_dropout_scored_worse_for_both_shapes(search):
                                                key=lambda t: t["dropout"])]
         assert len(scores) == len(search["space"]["dropouts"])
         assert scores == sorted(scores) and len(set(scores)) == len(scores)
+
+
+def test_the_notes_counts_are_the_plans():
+    """"fresh seeds (five each for the wide layer and the residual stack)", "four levels of
+    dropout"."""
+    note = page_text("10-verdict.md")
+    search = tuned.Search()
+    assert len(search.final_seeds) == 5 and "five each for the wide layer" in note
+    assert not set(search.final_seeds) & {search.seed}
+    assert len(search.dropouts) == 4 and "four levels of dropout" in note
