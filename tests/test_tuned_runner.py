@@ -3,11 +3,13 @@ record is current under the key of the device it names."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from scripts.experiments import charlm_runs, tuned
+from scripts.study.plan import variant
 
 
 @pytest.mark.endtoend
@@ -39,3 +41,17 @@ def test_a_record_is_current_under_the_device_it_names(tmp_path):
     record["key"] = charlm_runs.training_key(run, quick=True)     # a CPU key beside "cuda": stale
     (tmp_path / f"{run.name}.json").write_text(json.dumps(record))
     assert tuned.current(run, tmp_path, quick=True) is None
+
+
+def test_the_queue_takes_the_stages_in_order_and_the_longest_first_within_one(tmp_path):
+    """The 4x runs cost the most, yet the verdict at the reference budget must land first."""
+    run = tuned.state(tmp_path, quick=True, upto="A")[0][0]
+
+    def as_stage(group, steps):
+        return dataclasses.replace(run, name=f"{group}-{steps}", group=group,
+                                   job=variant(run.job, max_steps=steps))
+
+    todo = [(r, True, "key", None) for r in (as_stage("x4", 900), as_stage("x1", 100),
+                                              as_stage("deep", 300), as_stage("x1", 200))]
+    queue = [t[0].name for t in charlm_runs.schedule(todo, tuned.priority)]
+    assert queue == ["x1-200", "x1-100", "deep-300", "x4-900"]

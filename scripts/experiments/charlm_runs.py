@@ -188,15 +188,21 @@ def execute_if_pending(run, retrain: bool, out: Path, weights: Path, quick: bool
     return execute(run, retrain, weights / f"{key}.pt", quick)
 
 
-def train_all(todo, out: Path, weights: Path, workers: int, quick: bool) -> None:
-    """Train (or analyse) every pending run in a pool of single-threaded workers, longest
-    first, writing each record as soon as its run ends."""
+def schedule(todo, first=None) -> list:
+    """The pending runs in the order the pool takes them up: by ``first(run)`` where a study
+    ranks its runs (lowest first), then longest first, so the last runs to start are short."""
+    return sorted(todo, key=lambda t: (first(t[0]) if first else 0, -cost(t[0])))
+
+
+def train_all(todo, out: Path, weights: Path, workers: int, quick: bool, first=None) -> None:
+    """Train (or analyse) every pending run in a pool of single-threaded workers, in the order
+    of ``schedule``, writing each record as soon as its run ends."""
     # Spawned workers start with this process's environment: WORKER_ENV while the pool runs.
     with (patch.dict(os.environ, WORKER_ENV),
           ProcessPoolExecutor(max(1, workers), mp_context=get_context("spawn")) as pool):
         futures = {pool.submit(execute_if_pending, run, retrain, out, weights, quick):
                    (run, key, akey)
-                   for run, retrain, key, akey in sorted(todo, key=lambda t: -cost(t[0]))}
+                   for run, retrain, key, akey in schedule(todo, first)}
         for done, future in enumerate(as_completed(futures), 1):
             run, key, akey = futures[future]
             if (outcome := future.result()) is None:
