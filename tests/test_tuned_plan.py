@@ -115,6 +115,19 @@ def test_final_runs_use_fresh_seeds_the_winners_and_the_stated_dropout_rule():
     assert len(names) == len(set(names))
 
 
+def test_final_runs_come_stage_by_stage_seed_by_seed_the_verdicts_pair_first():
+    runs, _ = tuned.plan(VOCAB, _search_done())
+    finals = [r for r in runs if r.group not in ("A", "A2", "B")]
+    groups = [r.group for r in finals]
+    assert groups == sorted(groups, key=["x1", "deep", *(f"x{s:g}" for s in SEARCH.budgets)].index)
+    x1 = [(r.shape, r.job.train.seed) for r in _by(finals, "x1")]
+    pair = [(shape, s) for s in SEARCH.final_seeds for shape in (tuned.WIDE, tuned.RESIDUAL)]
+    assert x1 == pair + [(tuned.PLAIN, s) for s in SEARCH.few_seeds]
+    for group in ("deep", "x2"):
+        seeds = [r.job.train.seed for r in _by(finals, group)]
+        assert seeds == sorted(seeds)                        # each seed for both shapes
+
+
 def test_a_run_that_diverged_before_its_first_score_ranks_last():
     runs, _ = tuned.plan(VOCAB, {})
     records = _land(runs, {}, lambda r: None if r.job.train.lr == 9e-3 else 2.5 - r.job.train.lr)

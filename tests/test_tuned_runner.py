@@ -43,7 +43,7 @@ def test_a_record_is_current_under_the_device_it_names(tmp_path):
     assert tuned.current(run, tmp_path, quick=True) is None
 
 
-def test_the_queue_takes_the_stages_in_order_and_the_longest_first_within_one(tmp_path):
+def test_the_queue_follows_the_plan_not_the_longest_run_first(tmp_path):
     """The 4x runs cost the most, yet the verdict at the reference budget must land first."""
     run = tuned.state(tmp_path, quick=True, upto="A")[0][0]
 
@@ -51,7 +51,10 @@ def test_the_queue_takes_the_stages_in_order_and_the_longest_first_within_one(tm
         return dataclasses.replace(run, name=f"{group}-{steps}", group=group,
                                    job=variant(run.job, max_steps=steps))
 
-    todo = [(r, True, "key", None) for r in (as_stage("x4", 900), as_stage("x1", 100),
-                                              as_stage("deep", 300), as_stage("x1", 200))]
-    queue = [t[0].name for t in charlm_runs.schedule(todo, tuned.priority)]
-    assert queue == ["x1-200", "x1-100", "deep-300", "x4-900"]
+    planned = [as_stage("x1", 100), as_stage("x1", 200), as_stage("deep", 300),
+               as_stage("x4", 900)]
+    todo = [(r, True, "key", None) for r in reversed(planned)]
+    queue = charlm_runs.schedule(todo, tuned.in_plan_order(planned))
+    assert [t[0].name for t in queue] == [r.name for r in planned]
+    # without a rank, the longest run starts first
+    assert [t[0].name for t in charlm_runs.schedule(todo)] == [r.name for r in reversed(planned)]

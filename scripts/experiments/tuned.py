@@ -44,10 +44,11 @@ def current(run, out: Path, quick: bool) -> dict | None:
     return None if runner.pending(run, out, _weights(out, quick), quick) else record
 
 
-def priority(run) -> int:
-    """A run's rank in the queue: its stage's place in STAGES, so the verdict at the reference
-    budget lands before depth 8, and the costly 4x runs come last."""
-    return STAGES.index(run.group)
+def in_plan_order(runs):
+    """A run's rank in the queue: its place in the plan, which lists the runs by priority (the
+    verdict at the reference budget before depth 8; the costly 4x runs last)."""
+    rank = {run.name: k for k, run in enumerate(runs)}
+    return lambda run: rank[run.name]
 
 
 def _weights(out: Path, quick: bool) -> Path:
@@ -111,7 +112,8 @@ def main(argv=None) -> int:
         stages = sorted({run.group for run, *_ in todo}, key=STAGES.index)
         print(f"tuned: {len(records)} of {len(runs)} planned runs current; running "
               f"{len(todo)} ({', '.join(stages)})", flush=True)
-        runner.train_all(todo, out, weights, args.workers, args.quick, first=priority)
+        runner.train_all(todo, out, weights, args.workers, args.quick,
+                         first=in_plan_order(runs))
     print(f"tuned: nothing left to run up to stage {args.upto}; "
           f"{time.perf_counter() - start:.0f} s")
     return 0

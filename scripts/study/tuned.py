@@ -22,7 +22,8 @@ A trial that a grown grid moves out of a stage keeps its record, named by its se
 
 The final runs' step cap is fixed from B before any of them starts: 1.3 times the 90th
 percentile of B's stopping steps, rounded up to a whole number of scores. The final runs use
-fresh seeds, each shape its own winner, in this order:
+fresh seeds, each shape its own winner, in this order (within a stage, seed by seed across
+the shapes it compares, so a study cut short has the same seeds on each side):
 
 x1      the reference budget: the wide layer and three residual layers, 5 seeds each; three
         plain layers, 3 seeds
@@ -43,6 +44,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 from functools import cache
+from itertools import zip_longest
 
 import numpy as np
 
@@ -235,29 +237,42 @@ def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | 
                          steps=cap, seed=s, test=True), analyse=("plays",), shape=shape)
                 for s in seeds]
 
+    # Seed by seed across the shapes compared, so a study cut short has the same seeds on
+    # each side; at the reference budget the plain stack comes after the verdict's pair.
     at_one = shapes(base, search)
-    for shape, model in at_one.items():
-        seeds = search.few_seeds if shape == PLAIN else search.final_seeds
-        w = winners[shape]
-        runs += finals("x1", shape, model, w, seeds, dropout=w["dropout"],
+    pair = [finals("x1", shape, model, winners[shape], search.final_seeds,
+                   dropout=winners[shape]["dropout"], forget_bias=winners[shape]["forget_bias"])
+            for shape, model in at_one.items() if shape != PLAIN]
+    runs += _seed_by_seed(pair)
+    if PLAIN in at_one:
+        w = winners[PLAIN]
+        runs += finals("x1", PLAIN, at_one[PLAIN], w, search.few_seeds, dropout=w["dropout"],
                        forget_bias=w["forget_bias"])
+    deep = []
     for residual, shape in ((False, PLAIN), (True, RESIDUAL)):
         w = winners[shape]
         model = variant(base, layers=search.deep_layers, residual=residual).model
-        deep = f"{search.deep_layers} {'residual' if residual else 'plain'} layers"
-        runs += finals("deep", deep, model, w, search.few_seeds, dropout=w["dropout"],
-                       forget_bias=search.deep_forget_bias)
+        name = f"{search.deep_layers} {'residual' if residual else 'plain'} layers"
+        deep.append(finals("deep", name, model, w, search.few_seeds, dropout=w["dropout"],
+                           forget_bias=search.deep_forget_bias))
+    runs += _seed_by_seed(deep)
     for scale in search.budgets:
-        for shape, model in shapes(base, search, scale).items():
-            w = winners[shape]
-            dropout = dropout_at(w["dropout"], scale, search.dropout_per_doubling)
-            runs += finals(f"x{scale:g}", shape, model, w, search.final_seeds,
-                           dropout=dropout, forget_bias=w["forget_bias"])
+        runs += _seed_by_seed([
+            finals(f"x{scale:g}", shape, model, winners[shape], search.final_seeds,
+                   dropout=dropout_at(winners[shape]["dropout"], scale,
+                                      search.dropout_per_doubling),
+                   forget_bias=winners[shape]["forget_bias"])
+            for shape, model in shapes(base, search, scale).items()])
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
         raise ValueError(f"search: two runs would share a name: {twice}")
     return runs, decided
+
+
+def _seed_by_seed(groups: list[list[Run]]) -> list[Run]:
+    """Runs of several shapes, one seed of each shape after another."""
+    return [run for seed in zip_longest(*groups) for run in seed if run is not None]
 
 
 def settle(lookup, vocab_size: int, planner=plan) -> tuple[list[Run], dict, dict]:
