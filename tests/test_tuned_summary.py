@@ -93,7 +93,7 @@ def test_trials_that_a_grown_grid_set_aside_stay_in_the_table():
                                         (0.02, "behind")])
 def test_each_budgets_verdict_is_the_comparison_helpers(edge, word):
     runs, records, _ = _study(edge)
-    v = verdict_summary(runs, records, ("x1", "x2", "x0.5"))
+    v = verdict_summary(runs, records, ("x1", "x2", "x0.5", "deep"))
     assert [b["group"] for b in v["budgets"]] == ["x0.5", "x1", "x2"]      # smallest first
     x1 = v["budgets"][1]
     assert set(x1["shapes"]) == {tuned.WIDE, tuned.RESIDUAL, tuned.PLAIN}
@@ -164,6 +164,21 @@ def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
     for name in ("tuned_verdict", "tuned_deep"):
         for layout in ("", ".phone"):
             assert (tmp_path / f"docs/generated/figures/{name}{layout}.svg").is_file()
+
+
+def test_the_verdict_shows_each_budget_once_all_its_runs_are_in(tmp_path):
+    runs, records, _ = _study()
+    for run in runs:                  # x1 is in; one run of x2 and of depth 8 is still training
+        if run.group in ("x2", "deep") and run.job.train.seed == 3:
+            del records[run.name]
+    tuned_verdict.run(_docs(tmp_path, records))
+    v = json.loads((tmp_path / "docs/generated/data/tuned_verdict.json").read_text())
+    assert [b["group"] for b in v["budgets"]] == ["x0.25", "x0.5", "x1"]
+    assert v["deep"] == {} and v["deep_residual_minus_plain"] is None
+    assert not list((tmp_path / "docs/generated/figures").glob("tuned_deep*"))
+    del records[next(r.name for r in runs if r.group == "x1")]
+    with pytest.raises(FileNotFoundError, match="reference budget"):
+        tuned_verdict.run(_docs(tmp_path / "again", records))
 
 
 def test_rates_near_best_take_the_better_forget_bias_and_the_margin():

@@ -10,7 +10,9 @@ generated/figures/tuned_deep.svg      eight plain against eight residual layers:
                                       training and validation bpc as it trained
 generated/data/tuned_verdict.json     the summary (``tuned_summary.verdict_summary``)
 
-Only the budgets in ``SHOWN`` are shown, each complete (a partial budget is an error).
+The study lands run by run over days. A budget of ``SHOWN`` (and depth 8) is shown once every
+one of its runs is in, never in part; the reference budget must be in. The data names the
+budgets shown, so the pages' claim tests can hold the prose to what is there.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from scripts.generation.markdown import MINUS, NBSP, fmt_int, header_comment, md
 from scripts.generation.tuned_records import DATA, load
 from scripts.generation.write import Output
 from scripts.study import tuned
-from scripts.study.tuned_summary import verdict_summary
+from scripts.study.tuned_summary import complete, verdict_summary
 from scripts.study.verdict import MARGIN
 
 __all__ = ["DATA", "run"]
@@ -152,7 +154,11 @@ def deep_figure(plt, deep: dict, phone: bool):
 
 def run(out: Output) -> None:
     study = load(out)
-    v = verdict_summary(study.runs, study.records, SHOWN)
+    groups = complete(study.runs, study.records, (*SHOWN, "deep"))
+    if "x1" not in groups:
+        raise FileNotFoundError("tuned study: the reference budget's final runs are not all in; "
+                                "run `python -m scripts.experiments.tuned`")
+    v = verdict_summary(study.runs, study.records, groups)
     reference = next(b for b in v["budgets"] if b["scale"] == 1.0)
     out.json("generated/data/tuned_verdict.json", {**v, "cap": study.decided["cap"]})
     out.text("generated/partials/tuned_verdict.md",
@@ -163,7 +169,8 @@ def run(out: Output) -> None:
                  "Test bits per character of each tuned shape against whole-model parameters, "
                  "and each deeper shape's difference to the one wide layer with its 95 % "
                  "interval")
-    save_layouts(lambda phone: deep_figure(plt, v["deep"], phone), out,
-                 "generated/figures/tuned_deep.svg",
-                 "Training and validation bits per character of eight plain and eight residual "
-                 "LSTM layers as they trained, every seed")
+    if v["deep"]:
+        save_layouts(lambda phone: deep_figure(plt, v["deep"], phone), out,
+                     "generated/figures/tuned_deep.svg",
+                     "Training and validation bits per character of eight plain and eight "
+                     "residual LSTM layers as they trained, every seed")

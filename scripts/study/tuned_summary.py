@@ -7,7 +7,8 @@
                      deviation, steps, how the runs stopped) and each deeper shape against the
                      one wide layer (``verdict.compare``), play by play as well; the trend of
                      depth's difference across budgets (``verdict.slope``); depth 8's runs with
-                     their training curves
+                     their training curves; ``complete`` names the groups whose runs are
+                     all in
 """
 
 from __future__ import annotations
@@ -111,21 +112,31 @@ def play_signs(deep: dict, wide: dict) -> dict[str, int]:
             for play in wide["plays"]}
 
 
-def verdict_summary(runs: list, records: dict, budgets: tuple[str, ...]) -> dict:
-    """The final runs of the budget groups ``budgets`` (e.g. "x0.25", "x1", "x2"), smallest
-    first, and depth 8. Every run of those groups must have its record."""
-    groups: dict[str, dict[str, list]] = {}
+def complete(runs: list, records: dict, groups) -> tuple[str, ...]:
+    """Those of the final runs' ``groups`` (e.g. "x1", "deep") that are planned and whose
+    every run has its record, in the order given."""
+    return tuple(g for g in groups if (planned := [r for r in runs if r.group == g])
+                 and all(r.name in records for r in planned))
+
+
+def verdict_summary(runs: list, records: dict, groups) -> dict:
+    """The final runs of the budget groups among ``groups`` (e.g. "x0.25", "x1", "x2"),
+    smallest first, and depth 8 where ``groups`` holds "deep". Every run of those groups must
+    have its record."""
+    budgets = [g for g in groups if g != "deep"]
+    grouped: dict[str, dict[str, list]] = {}
     for run in runs:
-        if run.group in (*budgets, "deep"):
-            groups.setdefault(run.group, {}).setdefault(run.name.rsplit("-s", 1)[0],
-                                                        []).append(run)
-    missing = [r.name for g in groups.values() for rs in g.values() for r in rs
+        if run.group in groups:
+            grouped.setdefault(run.group, {}).setdefault(run.name.rsplit("-s", 1)[0],
+                                                         []).append(run)
+    missing = [r.name for g in grouped.values() for rs in g.values() for r in rs
                if r.name not in records]
-    if missing:
-        raise FileNotFoundError(f"records: {len(missing)} final runs missing ({missing[:4]})")
+    if missing or set(grouped) != set(groups):
+        raise FileNotFoundError(f"records: final runs missing ({missing[:4]}) or groups not "
+                                f"planned yet ({sorted(set(groups) - set(grouped))})")
     rows, residual = [], []
     for group in sorted(budgets, key=lambda g: float(g[1:])):
-        shapes = {run.shape: final(rs, records) for rs in groups[group].values()
+        shapes = {run.shape: final(rs, records) for rs in grouped[group].values()
                   for run in rs[:1]}
         wide = next(s for s in shapes.values() if s["layers"] == 1)
         versus = {}
@@ -139,7 +150,7 @@ def verdict_summary(runs: list, records: dict, budgets: tuple[str, ...]) -> dict
         rows.append({"group": group, "scale": float(group[1:]), "params": wide["params"],
                      "shapes": shapes, "versus_wide": versus})
     deep = {rs[0].shape: {**final(rs, records), "curves": [records[r.name]["history"] for r in rs]}
-            for rs in groups.get("deep", {}).values()}
+            for rs in grouped.get("deep", {}).values()}
     plain, residual_deep = (next((d for d in deep.values() if d["residual"] == r), None)
                             for r in (False, True))
     return {"budgets": rows,
