@@ -68,9 +68,9 @@ def test_no_stack_is_ahead_of_the_wide_layer(scale):
 
 
 def test_no_trend_is_resolved(scale):
-    """"Nor do the runs resolve a trend. Per doubling of the budget, the residual stack's
-    difference from the wide layer rose by 0.012 bpc, but its 95 % interval runs from −0.003 to
-    +0.026" (the numbers are registered)."""
+    """"Nor do the runs resolve a trend: per doubling of the budget, the residual stack's
+    difference from the wide layer rose by 0.012 bpc, with a 95 % interval from −0.005 to
+    +0.028" (the numbers are registered)."""
     trend = scale["trend"][RESIDUAL]
     assert not trend["resolved"] and trend["per_doubling"] > 0
     assert trend["ci95"][0] < 0 < trend["ci95"][1]
