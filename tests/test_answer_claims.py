@@ -114,8 +114,8 @@ def test_testbeds_recipe_is_the_studys(study):
 
 def test_one_layer_masters_the_toy_language():
     """§01 "What one layer already does": "gets almost every held-out verb right, even at
-    mismatched attractors"; §12: "No stack of the same cost was ahead of one wide layer, on the
-    toy language" (agreement: higher is better)."""
+    mismatched attractors"; §12: "On the toy language, no stack of the same cost was ahead of
+    one wide layer" (agreement: higher is better)."""
     tr = generated("experiments/depth_width.json")["training"]
     assert tr["wide"]["layers"] == 1
     assert tr["wide"]["mean"] >= 0.99 and tr["wide"]["mean_mismatch"] >= 0.99
