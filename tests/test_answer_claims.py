@@ -69,8 +69,8 @@ def test_home_answer_what_real_text_showed(study):
 def test_home_cards_are_the_measurements(study):
     """The stat cards: 4 budgets (with one recipe, at none could the runs tell three residual
     layers from one wide layer; tuned, at the one budget run so far, the residual stack was
-    ahead), 3 residual layers (each depth up to three ahead of the one below; a fourth not resolved), 8 plain
-    layers that did not train."""
+    ahead), 3 residual layers (each depth up to three ahead of the one below; a fourth not
+    resolved), 8 plain layers that did not train."""
     cards = re.findall(r'class="stat-value">([^<]+)</span>', page_text("index.md"))
     deep = {cfg["layers"] for cfg in study["deep"].values()}
     residual = SHAPES[1]
@@ -126,9 +126,10 @@ def test_one_layer_masters_the_toy_language():
 def test_summary_verdict_and_recipe(study):
     """§12's card: "A third layer helped only with residual connections, and whether a fourth
     did, the seeds could not tell" (its tuned and one-recipe verdicts: tests/
-    test_tuned_verdict_claims.py, tests/test_shakespeare_scale_claims.py); the recipe: a stack with residual connections, "start with two or three
-    layers: each was ahead of one layer fewer"; a deeper plain stack "whose training bpc is no
-    better than a shallower one's is underfitting"; the rules: "three and four residual layers
+    test_tuned_verdict_claims.py, tests/test_shakespeare_scale_claims.py); the recipe: a stack
+    with residual connections, "start with two or three layers: each was ahead of one layer
+    fewer"; a deeper plain stack "whose training bpc is no better than a shallower one's is
+    underfitting"; the rules: "three and four residual layers
     were ahead of plain stacks of the same shape", "Stop adding layers once the seeds no longer
     put the deeper stack ahead: for residual stacks on Shakespeare, after three", "three plain
     layers were behind one layer on every smaller share of the training plays; only on all of
