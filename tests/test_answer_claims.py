@@ -127,10 +127,10 @@ def test_summary_verdict_and_recipe(study):
     """§12's card: "A third layer helped only with residual connections, and whether a fourth
     did, the seeds could not tell" (its tuned and one-recipe verdicts: tests/
     test_tuned_verdict_claims.py, tests/test_shakespeare_scale_claims.py); the recipe: a stack
-    with residual connections, "start with two or three layers: at 128 units a
-    layer, each was ahead of one layer fewer"; a deeper plain stack "whose training bpc is no better than a shallower one's is
-    underfitting"; the rules: "three and four residual layers
-    were ahead of plain stacks of the same shape", "Stop adding layers once the seeds no longer
+    with residual connections, "start with two or three layers: at 128 units a layer, each was
+    ahead of one layer fewer"; a deeper plain stack "whose training bpc is no better than a
+    shallower one's is underfitting"; the rules: "three and four residual layers were ahead of
+    plain stacks of the same shape", "Stop adding layers once the seeds no longer
     put the deeper stack ahead: for residual stacks on Shakespeare, after three", "three plain
     layers of 128 were behind one such layer on every smaller share of the plays, and not told
     apart on all of them"."""
