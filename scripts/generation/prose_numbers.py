@@ -15,15 +15,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from scripts.generation import shakespeare_records, shakespeare_scale
+from scripts.generation import shakespeare_records, shakespeare_scale, tuned_records
 from scripts.generation.write import Output
 from scripts.study.plan import SHAPES
 from scripts.study.summary import LATE_WINDOW
-from scripts.study.tuned_summary import NEAR_BEST
+from scripts.study.tuned_summary import NEAR_BEST, verdict_summary
 from scripts.study.verdict import EQUIVALENCE_LEVEL, LEVEL, MARGIN, compare
 from stacklib.params import count_params, param_breakdown
 
-DATA = ["docs/generated/experiments/depth_data.json", *shakespeare_records.DATA]
+DATA = ["docs/generated/experiments/depth_data.json", *shakespeare_records.DATA,
+        *tuned_records.DATA]
 OUTPUT = "generated/data/prose_numbers.json"
 HOME, TESTBEDS, BLUEPRINT, CELLS, LIVE, LAYERS, HAND, VANISH, VERDICT, DATA_PAGE, SUMMARY, QUIZ = (
     "index.md", "01-testbeds.md", "03-blueprint.md", "05-cell-flavors.md", "06-live-stack.md",
@@ -234,6 +235,14 @@ def _last_budget_swap() -> int:
     return max(crossing(a, b) or 0 for i, a in enumerate(curves) for b in curves[i + 1:])
 
 
+def _tuned_versus_wide(shape: str) -> dict:
+    """The tuned study at the reference budget: ``shape`` against the one wide layer."""
+    if "tuned" not in _TRAINED:
+        study = tuned_records.load(_TRAINED["out"])
+        _TRAINED["tuned"] = verdict_summary(study.runs, study.records, ("x1",))
+    return _TRAINED["tuned"]["budgets"][0]["versus_wide"][shape]
+
+
 # ---------------------------------------------------------------- the registry
 # literal as typed in the prose (ASCII hyphen-minus; the scanner maps U+2212 to it)
 #   -> (pages that state it, function computing the same literal from stacklib)
@@ -319,6 +328,12 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "0.001": ((VERDICT,), lambda: _scale_gain_past_cap(WIDE)),
     # §10 "The same search for every shape": how close to its best a rate must come
     "0.03": ((VERDICT,), lambda: f"{NEAR_BEST:g}"),
+    # the tuned study at the reference budget (§10 "Each shape tuned", home, §12): the residual
+    # stack against the wide layer with its 95 % interval; the plain stack's difference
+    "0.019": ((VERDICT, SUMMARY), lambda: _dec3(-_tuned_versus_wide(RESIDUAL)["diff"])),
+    "-0.034": ((VERDICT,), lambda: _dec3(_tuned_versus_wide(RESIDUAL)["ci95"][0])),
+    "-0.004": ((VERDICT,), lambda: _dec3(_tuned_versus_wide(RESIDUAL)["ci95"][1])),
+    "0.116": ((VERDICT,), lambda: _dec3(_tuned_versus_wide(PLAIN3)["diff"])),
     # §13 exercise E5: the toy model's largest figure factor (its answer is generated)
     "0.90": ((QUIZ,), lambda: _toy_factor(-1)),
 }

@@ -61,25 +61,25 @@ def _steps(c: dict, cap: int) -> str:
 
 
 def table_md(v: dict, reference_params: int, cap: int) -> str:
-    header = [f"Budget (× {fmt_int(reference_params)})", "Shape", "Test bpc",
-              "Minus the wide layer's (95 % interval)", "Verdict", "Steps"]
+    """A row per model, the model first (the page keeps that column in view on a phone), then
+    its verdict against the wide layer of its budget."""
+    header = ["Model", f"Budget (× {fmt_int(reference_params)})", "Verdict",
+              "Minus the wide layer's (95 % interval)", "Test bpc", "Steps"]
     rows = []
     for budget in v["budgets"]:
-        label = f"{budget['scale']:g}"
         for shape, c in budget["shapes"].items():
             vs = budget["versus_wide"].get(shape)
-            rows.append([label, f"{c['layers']}{NBSP}×{NBSP}{c['hidden']}"
-                         + (", residual" if c["residual"] else ""),
-                         f"{c['test_bpc']['mean']:.3f}{NBSP}±{NBSP}{c['test_bpc']['sd']:.3f}"
-                         f" ({len(c['seeds'])})",
+            rows.append([f"{c['layers']}{NBSP}×{NBSP}{c['hidden']}"
+                         + (", residual" if c["residual"] else ""), f"{budget['scale']:g}",
+                         "" if vs is None else WORDS[vs["verdict"]],
                          "" if vs is None else _interval(vs),
-                         "" if vs is None else WORDS[vs["verdict"]], _steps(c, cap)])
-            label = ""
+                         f"{c['test_bpc']['mean']:.3f}{NBSP}±{NBSP}{c['test_bpc']['sd']:.3f}"
+                         f" ({len(c['seeds'])})", _steps(c, cap)])
     plays = sorted({p for b in v["budgets"] for vs in b["versus_wide"].values()
                     for p in vs["plays"]})
     agree = [(b["scale"], shape, sum(s < 0 for s in vs["plays"].values()))
              for b in v["budgets"] for shape, vs in b["versus_wide"].items()]
-    return (header_comment(__name__) + md_table(header, rows, "llrrlr")
+    return (header_comment(__name__) + md_table(header, rows, "lrlrrr")
             + "\nTest bpc: mean ± sample standard deviation (seeds in brackets). *Minus the "
               "wide layer's*: below zero, the deeper shape needed fewer bits. *Ahead* or "
               "*behind* only when the 95 % interval excludes zero; *equivalent* when the 90 % "
@@ -88,8 +88,8 @@ def table_md(v: dict, reference_params: int, cap: int) -> str:
               f"validation stopped improving or at {fmt_int(cap)}. Play by play ("
               + ", ".join(p.replace("-", " ").title() for p in plays) + "), the deeper shape "
               "needed fewer bits on: "
-              + "; ".join(f"{shape.split()[0]} {shape.split()[1]} at {scale:g}, {k} of "
-                          f"{len(plays)}" for scale, shape, k in agree) + ".\n")
+              + "; ".join(f"{shape} at {scale:g}×, {k} of {len(plays)}"
+                          for scale, shape, k in agree) + ".\n{ .figure-note }\n")
 
 
 def verdict_figure(plt, v: dict, phone: bool):

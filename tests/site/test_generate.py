@@ -102,7 +102,7 @@ DEPENDENTS = {
                             "parameter_figures", "trained_data", "shakespeare_tables",
                             "latency_table",
                             "shakespeare_figures", "shakespeare_curves", "shakespeare_scale",
-                            "prose_numbers", "tuned_search"},
+                            "prose_numbers", "tuned_search", "tuned_verdict"},
                            {"depth_width"}),
     "scripts/study/summary.py": ({"shakespeare_tables", "shakespeare_figures",
                                     "shakespeare_curves", "shakespeare_scale", "prose_numbers",
