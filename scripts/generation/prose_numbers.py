@@ -303,7 +303,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     # and where a page names a level
     "95": ((TESTBEDS, LAYERS, VERDICT, DATA_PAGE), lambda: f"{100 * LEVEL:.0f}"),
     "90": ((TESTBEDS, VANISH), lambda: f"{100 * EQUIVALENCE_LEVEL:.0f}"),
-    "0.025": ((TESTBEDS,), lambda: f"{MARGIN:g}"),
+    "0.025": ((TESTBEDS, VERDICT), lambda: f"{MARGIN:g}"),
     # §10 "More layers, same width": two plain layers against one, with its 95 % interval
     "0.081": ((VERDICT,), lambda: _dec3(-_plain_two_vs_one().diff)),
     "-0.170": ((VERDICT,), lambda: _dec3(_plain_two_vs_one().ci95[0])),

@@ -159,7 +159,8 @@ def run(out: Output) -> None:
         raise FileNotFoundError("tuned study: the reference budget's final runs are not all in; "
                                 "run `python -m scripts.experiments.tuned`")
     v = verdict_summary(study.runs, study.records, groups)
-    reference = next(b for b in v["budgets"] if b["scale"] == 1.0)
+    # the reference budget is three layers of 128's, in the one-recipe study's unit too
+    reference = next(b for b in v["budgets"] if b["scale"] == 1.0)["shapes"][tuned.RESIDUAL]
     out.json("generated/data/tuned_verdict.json", {**v, "cap": study.decided["cap"]})
     out.text("generated/partials/tuned_verdict.md",
              table_md(v, reference["params"], study.decided["cap"]))
