@@ -3,21 +3,15 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
-from claim_sources import page_text
+from claim_sources import generated, page_text
 
 from scripts.study import tuned
 from scripts.study.plan import base_job
 
-SEARCH = Path(__file__).resolve().parents[1] / "docs/generated/data/tuned_search.json"
-
-
 @pytest.fixture(scope="module")
 def search() -> dict:
-    return json.loads(SEARCH.read_text(encoding="utf-8"))
+    return generated("data/tuned_search.json")
 
 
 def _stage(search: dict, stage: str, shape: str) -> list[dict]:
