@@ -9,6 +9,7 @@ from claim_sources import generated, page_text
 from scripts.study import tuned
 from scripts.study.plan import base_job
 
+
 @pytest.fixture(scope="module")
 def search() -> dict:
     return generated("data/tuned_search.json")
