@@ -105,7 +105,7 @@ def data_figure(plt, s: dict, all_chars: int, phone: bool):
         color = layer_color(L, 3)  # two depths: the ends of the colour scale
         for split, ls, marker in (("test", "-", "o"), ("train", ":", "s")):
             ax.errorbar(n, [c[f"{split}_bpc"]["mean"] for c in runs],
-                        yerr=[c[f"{split}_bpc"]["std"] for c in runs], color=color, ls=ls,
+                        yerr=[c[f"{split}_bpc"]["sd"] for c in runs], color=color, ls=ls,
                         marker=marker, ms=4, lw=1.6, capsize=3,
                         label=f"{L} layer{'s' * (L > 1)}, "
                               + ("test" if split == "test" else "training"))

@@ -41,7 +41,7 @@ METRIC = {"class": "accuracy", "count": "R²"}
 
 
 def score(stats: dict) -> str:
-    return f"{stats['mean']:.3f}{PM}{stats['std']:.3f}"
+    return f"{stats['mean']:.3f}{PM}{stats['sd']:.3f}"
 
 
 def marked(text: str, layer: int, ranked: dict | None) -> str:

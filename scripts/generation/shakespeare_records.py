@@ -53,7 +53,7 @@ def load(out: Output) -> Study:
 
 def bpc(stats: dict, digits: int = 3) -> str:
     """Mean ± standard deviation over seeds."""
-    return f"{stats['mean']:.{digits}f}{PM}{stats['std']:.{digits}f}"
+    return f"{stats['mean']:.{digits}f}{PM}{stats['sd']:.{digits}f}"
 
 
 def shape(cfg: dict) -> str:

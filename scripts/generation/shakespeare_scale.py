@@ -120,7 +120,7 @@ def scale_figure(plt, scale: dict, phone: bool):
     for i, (shape, c) in enumerate(scale["gru"]["shapes"].items()):
         _, _, marker = STYLE[shape]
         # one legend entry for the GRU: the marker's shape names its stack, as for the LSTM
-        ax.errorbar([c["params"]], [c["test_bpc"]["mean"]], yerr=[c["test_bpc"]["std"]],
+        ax.errorbar([c["params"]], [c["test_bpc"]["mean"]], yerr=[c["test_bpc"]["sd"]],
                     color=CELL_COLORS["gru"], marker=marker, ms=5, mfc="white", ls="none",
                     capsize=2, label="GRU (open markers)" if i == 0 else None)
     ax.set_xlabel("whole-model parameters", fontsize=LABEL)

@@ -19,8 +19,6 @@ and the tables on how the stacks train (shakespeare_dynamics_tables).
 
 from __future__ import annotations
 
-import math
-
 from scripts.generation import shakespeare_records
 from scripts.generation.markdown import MINUS, NBSP, PM, fmt_int, header_comment, md_table
 from scripts.generation.shakespeare_dynamics_tables import (
@@ -68,9 +66,7 @@ def setup_md(corpus, base, licence: str, install: str) -> str:
             f"{t.patience} in a row end training, and the best weights are kept; at most "
             f"{fmt_int(t.max_steps)} steps. Every configuration is trained with "
             f"{len(SEEDS)} seeds ({', '.join(map(str, SEEDS))}); tables give the "
-            f"mean{PM}standard deviation of the seeds' values (the population formula; as an "
-            f"estimate of how further seeds would spread, it would be "
-            f"{100 * (math.sqrt(len(SEEDS) / (len(SEEDS) - 1)) - 1):.0f}{NBSP}% larger). "
+            f"mean{PM}sample standard deviation of the seeds' values. "
             "Two models are compared by the one rule of "
             "[§01](01-testbeds.md#not-resolved), from each seed's score. "
             f"Scores are bits per character (bpc) on the "

@@ -2,8 +2,9 @@
 
 A record is what the runner stored for one run (``jobs.fit``'s result plus ``name``, ``group``
 and, for analysed runs, ``analysis``). Every summary below reports, per configuration, the mean
-and the standard deviation over its seeds (ddof 0), and keeps each seed's value as well, so a
-page can show the spread itself. Comparing two shapes is ``scripts.study.verdict``'s alone.
+and the sample standard deviation over its seeds (``spread``), and keeps each seed's value as
+well, so a page can show the spread itself. Comparing two shapes is ``scripts.study.verdict``'s
+alone.
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ def config_name(record: dict) -> str:
 
 
 def spread(values) -> dict:
-    """{"mean", "std", "values"} of numbers that may include None (a run that did not say)."""
+    """{"mean", "sd", "values"} over seeds: ``sd`` is the sample standard deviation (ddof 1),
+    the spread the comparison's intervals use, so a table and its verdict agree."""
     vals = [float(v) for v in values]
-    return {"mean": float(np.mean(vals)), "std": float(np.std(vals)), "values": vals}
+    return {"mean": float(np.mean(vals)), "sd": float(np.std(vals, ddof=1)), "values": vals}
 
 
 def by_config(records: list[dict], group: str) -> dict[str, list[dict]]:

@@ -16,18 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from scripts.study import tuned
+from scripts.study.summary import spread
 from scripts.study.verdict import compare, slope
 
 SEARCH_STAGES = ("A", "A2", "B")
 # How close to a shape's best stage-A score a rate must come to count as one that trains well
 NEAR_BEST = 0.03
-
-
-def seeds(values) -> dict:
-    """{"mean", "sd", "values"}: the sample standard deviation (ddof 1), the one the
-    intervals use."""
-    vals = [float(v) for v in values]
-    return {"mean": float(np.mean(vals)), "sd": float(np.std(vals, ddof=1)), "values": vals}
 
 
 def _trial(name: str, stage: str, record: dict, shape: str, planned: bool) -> dict:
@@ -95,9 +89,9 @@ def final(runs: list, records: dict) -> dict:
             "params": recs[0]["params"], "lr": first.train.lr, "dropout": first.model.dropout,
             "forget_bias": first.model.forget_bias,
             "seeds": [r["config"]["seed"] for r in recs],
-            "test_bpc": seeds(r["test_bpc"] for r in recs),
-            "val_bpc": seeds(r["val_bpc"] for r in recs),
-            "train_bpc": seeds(r["train_bpc"] for r in recs),
+            "test_bpc": spread(r["test_bpc"] for r in recs),
+            "val_bpc": spread(r["val_bpc"] for r in recs),
+            "train_bpc": spread(r["train_bpc"] for r in recs),
             "plays": {play: [r["analysis"]["test_plays"][play] for r in recs]
                       for play in recs[0]["analysis"]["test_plays"]},
             "steps": [r["steps"] for r in recs],
