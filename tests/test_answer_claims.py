@@ -54,7 +54,8 @@ def test_home_answer_what_real_text_showed(study):
     # plain ones were never told apart from one layer"
     assert last_residual_gain(study) == 3
     assert all(word(depth(study, L), one) == "not resolved" for L in (2, 3, 4))
-    # "Eight plain layers did not train at all" (their short runs stay at letter frequencies)
+    # "Eight plain layers did not train at all": their short runs stay at letter frequencies
+    # (and, "even tuned", their full ones: tests/test_tuned_deep_claims.py)
     from stacklib.corpus import shakespeare
 
     unigram = shakespeare().unigram_bits()

@@ -8,26 +8,36 @@ import json
 import pytest
 from tuned_scores import complete, search_bpc
 
-from scripts.generation import tuned_search, tuned_verdict
+from scripts.generation import tuned_deep, tuned_search, tuned_verdict
 from scripts.generation.figures import mpl
 from scripts.generation.tuned_records import STUDY
 from scripts.generation.write import Output
 from scripts.study import tuned
-from scripts.study.tuned_summary import near_best, search_summary, verdict_summary
+from scripts.study.tuned_summary import (
+    deep_summary,
+    near_best,
+    search_summary,
+    verdict_summary,
+)
 from scripts.study.verdict import compare
 
 VOCAB = 77
 PLAYS = ("hamlet", "twelfth-night")
 
 
-def _history(steps: int, stopped: str) -> dict:
+def _history(steps: int, stopped: str, layers: int, bottom: float) -> dict:
+    """Two evaluations, and two gradient records where layer 1 gets ``bottom`` times the top
+    layer's gradient (the layers between on a geometric path)."""
+    weights = [[bottom ** ((layers - 1 - k) / max(layers - 1, 1)) for k in range(layers)]] * 2
     return {"steps": [250, steps], "val_bpc": [2.4, 2.2], "train_bpc": [2.5, 2.1],
-            "stopped": stopped}
+            "stopped": stopped, "grad_steps": [100, 200], "weight_grad": weights,
+            "grad_norm": [0.5, 0.4]}
 
 
-def _record(run, val, steps, stopped="patience", test=None, plays=None) -> dict:
+def _record(run, val, steps, stopped="patience", test=None, plays=None, bottom=1.0) -> dict:
     rec = {"name": run.name, "group": run.group, "val_bpc": val, "steps": steps,
-           "cpu_seconds": 10.0, "history": _history(steps, stopped),
+           "cpu_seconds": 10.0,
+           "history": _history(steps, stopped, run.job.model.num_layers, bottom),
            "params": 1000 * run.job.model.num_layers,
            "config": run.job.describe() | {"seed": run.job.train.seed}, "test_bpc": test,
            "train_bpc": val - 0.3}
@@ -45,8 +55,12 @@ def _study(deep_edge: float = -0.02):
         if run.group in ("A", "A2", "B"):
             return _record(run, search_bpc(run), 6000 if run.group == "B" else t.max_steps)
         test = 2.1 + 0.001 * t.seed + (0 if m.num_layers == 1 else deep_edge)
+        plain_deep = run.group == "deep" and not m.residual
+        if plain_deep:                  # eight plain layers: letter frequencies, no gradient
+            test += 2.6
         plays = {p: test + 0.01 * k for k, p in enumerate(PLAYS)}
-        return _record(run, test - 0.05, 9000, "patience", test, plays)
+        return _record(run, test - 0.05, 9000, "patience", test, plays,
+                       bottom=1e-11 if plain_deep else 2.0)
 
     return complete(record, VOCAB)
 
@@ -93,7 +107,7 @@ def test_trials_that_a_grown_grid_set_aside_stay_in_the_table():
                                         (0.02, "behind")])
 def test_each_budgets_verdict_is_the_comparison_helpers(edge, word):
     runs, records, _ = _study(edge)
-    v = verdict_summary(runs, records, ("x1", "x2", "x0.5", "deep"))
+    v = verdict_summary(runs, records, ("x1", "x2", "x0.5"))
     assert [b["group"] for b in v["budgets"]] == ["x0.5", "x1", "x2"]      # smallest first
     x1 = v["budgets"][1]
     assert set(x1["shapes"]) == {tuned.WIDE, tuned.RESIDUAL, tuned.PLAIN}
@@ -104,8 +118,19 @@ def test_each_budgets_verdict_is_the_comparison_helpers(edge, word):
     signs = set(x1["versus_wide"][tuned.RESIDUAL]["plays"].values())
     assert signs == {int(edge > 0) - int(edge < 0)}
     assert v["trend"]["ci95"][0] <= v["trend"]["per_doubling"] <= v["trend"]["ci95"][1]
-    assert set(v["deep"]) == {"8 plain layers", "8 residual layers"}
-    assert all(len(d["curves"]) == 3 for d in v["deep"].values())
+
+
+def test_depth_eight_keeps_each_shapes_curves_and_the_gradient_that_reached_layer_1():
+    runs, records, _ = _study()
+    d = deep_summary(runs, records)
+    plain, residual = d["shapes"]["8 plain layers"], d["shapes"]["8 residual layers"]
+    assert (plain["layers"], plain["residual"], residual["residual"]) == (8, False, True)
+    assert [len(s["curves"]) for s in (plain, residual)] == [3, 3]
+    assert plain["gradients"]["bottom_over_top"]["mean"] == pytest.approx(1e-11)
+    assert residual["gradients"]["bottom_over_top"]["mean"] == pytest.approx(2.0)
+    expected = compare(residual["test_bpc"]["values"], plain["test_bpc"]["values"])
+    assert d["residual_minus_plain"] == expected.as_dict()
+    assert d["residual_minus_plain"]["verdict"] == "ahead"
 
 
 def test_a_missing_final_run_is_an_error_not_a_partial_table():
@@ -154,31 +179,48 @@ def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
     v = json.loads((tmp_path / "docs/generated/data/tuned_verdict.json").read_text())
     assert [b["group"] for b in v["budgets"]] == sorted(tuned_verdict.SHOWN,
                                                          key=lambda g: float(g[1:]))
-    assert v["cap"] == decided["cap"] and v["deep_residual_minus_plain"]["n"] == [3, 3]
+    assert v["cap"] == decided["cap"]
     table = (tmp_path / "docs/generated/partials/tuned_verdict.md").read_text()
     rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
     shapes = sum(len(b["shapes"]) for b in v["budgets"])
     assert len(rows) == 1 + shapes
     verdicts = [vs["verdict"] for b in v["budgets"] for vs in b["versus_wide"].values()]
     assert set(verdicts) == {"ahead"} and table.count("| ahead |") == len(verdicts)
-    for name in ("tuned_verdict", "tuned_deep"):
-        for layout in ("", ".phone"):
-            assert (tmp_path / f"docs/generated/figures/{name}{layout}.svg").is_file()
+    for layout in ("", ".phone"):
+        assert (tmp_path / f"docs/generated/figures/tuned_verdict{layout}.svg").is_file()
 
 
 def test_the_verdict_shows_each_budget_once_all_its_runs_are_in(tmp_path):
     runs, records, _ = _study()
-    for run in runs:                  # x1 is in; one run of x2 and of depth 8 is still training
-        if run.group in ("x2", "deep") and run.job.train.seed == 3:
+    for run in runs:                  # x1 is in; one run of x2 is still training
+        if run.group == "x2" and run.job.train.seed == 3:
             del records[run.name]
     tuned_verdict.run(_docs(tmp_path, records))
     v = json.loads((tmp_path / "docs/generated/data/tuned_verdict.json").read_text())
     assert [b["group"] for b in v["budgets"]] == ["x0.25", "x0.5", "x1"]
-    assert v["deep"] == {} and v["deep_residual_minus_plain"] is None
-    assert not list((tmp_path / "docs/generated/figures").glob("tuned_deep*"))
     del records[next(r.name for r in runs if r.group == "x1")]
     with pytest.raises(FileNotFoundError, match="reference budget"):
         tuned_verdict.run(_docs(tmp_path / "again", records))
+
+
+def test_the_depth_eight_generator_writes_its_table_figure_and_data(tmp_path):
+    _, records, _ = _study()
+    tuned_deep.run(_docs(tmp_path, records))
+    d = json.loads((tmp_path / "docs/generated/data/tuned_deep.json").read_text())
+    assert d["unigram_bpc"] > 4 and d["residual_minus_plain"]["verdict"] == "ahead"
+    table = (tmp_path / "docs/generated/partials/tuned_deep.md").read_text()
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) == 1 + 2 and "10<sup>−11</sup>" in rows[1]
+    for layout in ("", ".phone"):
+        assert (tmp_path / f"docs/generated/figures/tuned_deep{layout}.svg").is_file()
+
+
+def test_depth_eight_is_shown_only_once_all_its_runs_are_in(tmp_path):
+    runs, records, _ = _study()
+    del records[next(r.name for r in runs if r.group == "deep" and r.job.train.seed == 3)]
+    with pytest.raises(FileNotFoundError, match="depth 8"):
+        tuned_deep.run(_docs(tmp_path, records))
+    assert not (tmp_path / "docs/generated/figures").exists()
 
 
 def test_rates_near_best_take_the_better_forget_bias_and_the_margin():

@@ -30,6 +30,11 @@ def fmt_num(x: float, digits: int = 4) -> str:
     return text.replace("-", MINUS)
 
 
+def fmt_signed(x: float, digits: int = 3) -> str:
+    """A difference with its sign, always: 0.0123 -> '+0.012', -0.0123 -> '−0.012'."""
+    return f"{x:+.{digits}f}".replace("-", MINUS)
+
+
 def fmt_sci(v: float) -> str:
     """0.000123 -> '1.23 × 10<sup>−4</sup>' (no-break spaces round ×); 0.0456 -> '0.0456'."""
     mant, exp = f"{v:.2e}".split("e")

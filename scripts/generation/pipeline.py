@@ -30,7 +30,7 @@ GENERATORS = ("layer_colours", "parameter_tables", "parameter_figures", "example
               "gradient_figures", "depth_data_figures", "testbed_tables", "latency_table",
               "prose_numbers", "shakespeare_tables", "shakespeare_figures", "shakespeare_curves",
               "shakespeare_scale", "shakespeare_probes", "shakespeare_live",
-              "shakespeare_notebook", "tuned_search", "tuned_verdict")
+              "shakespeare_notebook", "tuned_search", "tuned_verdict", "tuned_deep")
 # Generators that train a model for a minute or more. `--check` runs them like every other; the
 # test suite's from-scratch run leaves them out and checks them by their manifest entry and a
 # quick execution instead (tests/site/test_shakespeare_notebook.py).

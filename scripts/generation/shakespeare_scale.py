@@ -33,7 +33,14 @@ from scripts.generation.figures import (
     mpl,
     save_layouts,
 )
-from scripts.generation.markdown import MINUS, NBSP, PM, fmt_int, header_comment, md_table
+from scripts.generation.markdown import (
+    NBSP,
+    PM,
+    fmt_int,
+    fmt_signed,
+    header_comment,
+    md_table,
+)
 from scripts.generation.shakespeare_records import bpc
 from scripts.generation.write import Output
 from scripts.study.plan import SHAPES
@@ -45,10 +52,6 @@ STYLE = {WIDE: (layer_color(1, 3), "-", "o"),
          RESIDUAL: (layer_color(3, 3), "-", "s"),
          PLAIN3: (layer_color(3, 3), "--", "^"),
          PLAIN2: (layer_color(2, 3), "--", "v")}
-
-
-def _signed(x: float, digits: int = 3) -> str:
-    return f"{x:+.{digits}f}".replace("-", MINUS)
 
 
 def _steps(steps: list[int], reasons: list[str]) -> str:
@@ -73,7 +76,7 @@ def half_width(comparison: dict) -> float:
 
 def _versus(c: dict) -> str:
     """"+0.141 ± 0.069, behind": the difference, its 95 % interval, the word it allows."""
-    return f"{_signed(c['diff'])}{PM}{half_width(c):.3f}, {c['verdict']}"
+    return f"{fmt_signed(c['diff'])}{PM}{half_width(c):.3f}, {c['verdict']}"
 
 
 def _rows(budget: dict, label: str) -> list[list[str]]:

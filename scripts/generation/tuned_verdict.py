@@ -6,12 +6,10 @@ generated/partials/tuned_verdict.md   budget x shape: test bpc over the seeds, t
 generated/figures/tuned_verdict.svg   test bpc against whole-model parameters with 95 %
                                       intervals; beside it each deeper shape's difference to
                                       the wide layer, the margin of equivalence shaded
-generated/figures/tuned_deep.svg      eight plain against eight residual layers: every seed's
-                                      training and validation bpc as it trained
 generated/data/tuned_verdict.json     the summary (``tuned_summary.verdict_summary``)
 
-The study lands run by run over days. A budget of ``SHOWN`` (and depth 8) is shown once every
-one of its runs is in, never in part; the reference budget must be in. The data names the
+The study lands run by run over days. A budget of ``SHOWN`` is shown once every one of its runs
+is in, never in part; the reference budget must be in. The data names the
 budgets shown, so the pages' claim tests can hold the prose to what is there.
 """
 
@@ -30,7 +28,7 @@ from scripts.generation.figures import (
     mpl,
     save_layouts,
 )
-from scripts.generation.markdown import MINUS, NBSP, fmt_int, header_comment, md_table
+from scripts.generation.markdown import NBSP, fmt_int, fmt_signed, header_comment, md_table
 from scripts.generation.tuned_records import DATA, load
 from scripts.generation.write import Output
 from scripts.study import tuned
@@ -45,13 +43,9 @@ WORDS = {"ahead": "ahead", "behind": "behind", "equivalent": "equivalent",
          "not resolved": "not resolved"}
 
 
-def _signed(x: float, digits: int = 3) -> str:
-    return f"{x:+.{digits}f}".replace("-", MINUS)
-
-
 def _interval(v: dict) -> str:
     lo, hi = v["ci95"]
-    return f"{_signed(v['diff'])} ({_signed(lo)} to {_signed(hi)})"
+    return f"{fmt_signed(v['diff'])} ({fmt_signed(lo)} to {fmt_signed(hi)})"
 
 
 def _steps(c: dict, cap: int) -> str:
@@ -132,29 +126,9 @@ def verdict_figure(plt, v: dict, phone: bool):
     return fig
 
 
-def deep_figure(plt, deep: dict, phone: bool):
-    fig, axes = plt.subplots(*((2, 1) if phone else (1, 2)), sharey=True,
-                             figsize=(PHONE_WIDTH, 6.4) if phone else (8.6, 3.2),
-                             gridspec_kw={"hspace": 0.45} if phone else {"wspace": 0.12})
-    for ax, (shape, d) in zip(axes, sorted(deep.items()), strict=True):
-        color = layer_color(3, 3) if d["residual"] else layer_color(2, 3)
-        for k, h in enumerate(d["curves"]):
-            ax.plot(h["steps"], h["train_bpc"], color=color, lw=1.2, alpha=0.9,
-                    label="training" if k == 0 else None)
-            ax.plot(h["steps"], h["val_bpc"], color=color, lw=1.2, ls="--", alpha=0.9,
-                    label="validation" if k == 0 else None)
-        ax.set_title(f"{shape} of {d['hidden']}", fontsize=TITLE)
-        ax.set_xlabel("training step", fontsize=LABEL)
-        ax.tick_params(labelsize=TICK)
-        ax.grid(alpha=0.25)
-        ax.legend(fontsize=SMALL)
-    axes[0].set_ylabel("bits per character", fontsize=LABEL)
-    return fig
-
-
 def run(out: Output) -> None:
     study = load(out)
-    groups = complete(study.runs, study.records, (*SHOWN, "deep"))
+    groups = complete(study.runs, study.records, SHOWN)
     if "x1" not in groups:
         raise FileNotFoundError("tuned study: the reference budget's final runs are not all in; "
                                 "run `python -m scripts.experiments.tuned`")
@@ -170,8 +144,3 @@ def run(out: Output) -> None:
                  "Test bits per character of each tuned shape against whole-model parameters, "
                  "and each deeper shape's difference to the one wide layer with its 95 % "
                  "interval")
-    if v["deep"]:
-        save_layouts(lambda phone: deep_figure(plt, v["deep"], phone), out,
-                     "generated/figures/tuned_deep.svg",
-                     "Training and validation bits per character of eight plain and eight "
-                     "residual LSTM layers as they trained, every seed")

@@ -6,9 +6,10 @@
 ``verdict_summary``  per budget, each shape's final runs (test bpc over seeds, sample standard
                      deviation, steps, how the runs stopped) and each deeper shape against the
                      one wide layer (``verdict.compare``), play by play as well; the trend of
-                     depth's difference across budgets (``verdict.slope``); depth 8's runs with
-                     their training curves; ``complete`` names the groups whose runs are
-                     all in
+                     depth's difference across budgets (``verdict.slope``)
+``deep_summary``     depth 8, plain against residual: each shape's final runs, their training
+                     curves and how much gradient reached layer 1
+``complete``         names the groups whose runs are all in
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from scripts.study import tuned
-from scripts.study.summary import spread
+from scripts.study.summary import gradient_summary, spread
 from scripts.study.verdict import compare, slope
 
 SEARCH_STAGES = ("A", "A2", "B")
@@ -113,11 +114,9 @@ def complete(runs: list, records: dict, groups) -> tuple[str, ...]:
                  and all(r.name in records for r in planned))
 
 
-def verdict_summary(runs: list, records: dict, groups) -> dict:
-    """The final runs of the budget groups among ``groups`` (e.g. "x0.25", "x1", "x2"),
-    smallest first, and depth 8 where ``groups`` holds "deep". Every run of those groups must
-    have its record."""
-    budgets = [g for g in groups if g != "deep"]
+def _grouped(runs: list, records: dict, groups) -> dict[str, dict[str, list]]:
+    """group -> configuration -> its runs, for the final runs of ``groups``; every one of
+    them must have its record."""
     grouped: dict[str, dict[str, list]] = {}
     for run in runs:
         if run.group in groups:
@@ -128,8 +127,15 @@ def verdict_summary(runs: list, records: dict, groups) -> dict:
     if missing or set(grouped) != set(groups):
         raise FileNotFoundError(f"records: final runs missing ({missing[:4]}) or groups not "
                                 f"planned yet ({sorted(set(groups) - set(grouped))})")
+    return grouped
+
+
+def verdict_summary(runs: list, records: dict, groups) -> dict:
+    """The final runs of the budget groups ``groups`` (e.g. "x0.25", "x1", "x2"), smallest
+    first. Every run of those groups must have its record."""
+    grouped = _grouped(runs, records, groups)
     rows, residual = [], []
-    for group in sorted(budgets, key=lambda g: float(g[1:])):
+    for group in sorted(groups, key=lambda g: float(g[1:])):
         shapes = {run.shape: final(rs, records) for rs in grouped[group].values()
                   for run in rs[:1]}
         wide = next(s for s in shapes.values() if s["layers"] == 1)
@@ -143,12 +149,22 @@ def verdict_summary(runs: list, records: dict, groups) -> dict:
                 residual.append(c)
         rows.append({"group": group, "scale": float(group[1:]), "params": wide["params"],
                      "shapes": shapes, "versus_wide": versus})
-    deep = {rs[0].shape: {**final(rs, records), "curves": [records[r.name]["history"] for r in rs]}
-            for rs in grouped.get("deep", {}).values()}
-    plain, residual_deep = (next((d for d in deep.values() if d["residual"] == r), None)
-                            for r in (False, True))
     return {"budgets": rows,
-            "trend": slope([row["scale"] for row in rows], residual) if len(rows) > 1 else None,
-            "deep": deep,
-            "deep_residual_minus_plain": None if plain is None or residual_deep is None else
-            compare(residual_deep["test_bpc"]["values"], plain["test_bpc"]["values"]).as_dict()}
+            "trend": slope([row["scale"] for row in rows], residual) if len(rows) > 1 else None}
+
+
+def deep_summary(runs: list, records: dict) -> dict:
+    """Depth 8, trained to the stopping rule: per shape (plain, residual) its final runs, each
+    seed's training curves, and the gradient that reached layer 1 (``summary.gradient_summary``:
+    layer 1's weight-gradient norm over the top layer's, over the whole run); then residual
+    minus plain on test bpc. Every run must have its record."""
+    deep = {}
+    for rs in _grouped(runs, records, ("deep",))["deep"].values():
+        recs = [records[r.name] for r in rs]
+        deep[rs[0].shape] = {**final(rs, records),
+                             "curves": [r["history"] for r in recs],
+                             "gradients": gradient_summary(recs, recs[0]["config"]["clip"])}
+    plain, residual = (next(d for d in deep.values() if d["residual"] == r) for r in (False, True))
+    return {"shapes": deep,
+            "residual_minus_plain": compare(residual["test_bpc"]["values"],
+                                            plain["test_bpc"]["values"]).as_dict()}
