@@ -202,6 +202,11 @@ def _scale_gaps(shape: str) -> list[float]:
     return shakespeare_scale.gaps(_study(), shape)
 
 
+def _scale_versus_wide(scale: float, shape: str) -> dict:
+    """§10: the one-recipe study's ``shape`` against the wide layer at ``scale`` x the budget."""
+    return next(b for b in _study()["scale"]["lstm"] if b["scale"] == scale)["versus_wide"][shape]
+
+
 def _plain_two_vs_one():
     """§10 "More layers, same width": two plain layers of 128 against one, by the one rule."""
     depth = _study()["depth"]
@@ -334,6 +339,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "-0.034": ((VERDICT,), lambda: _dec3(_tuned_versus_wide(RESIDUAL)["ci95"][0])),
     "-0.004": ((VERDICT,), lambda: _dec3(_tuned_versus_wide(RESIDUAL)["ci95"][1])),
     "0.116": ((VERDICT,), lambda: _dec3(_tuned_versus_wide(PLAIN3)["diff"])),
+    "0.142": ((VERDICT,), lambda: _dec3(_scale_versus_wide(1.0, PLAIN3)["diff"])),
     # §13 exercise E5: the toy model's largest figure factor (its answer is generated)
     "0.90": ((QUIZ,), lambda: _toy_factor(-1)),
 }
