@@ -82,7 +82,9 @@ def prose(page: str, docs: Path = DOCS) -> str:
 
 
 def _literal(key: str) -> re.Pattern[str]:
-    return re.compile(r"(?<![\w.,])" + re.escape(key) + r"(?![\w]|[.,]\d)")
+    # an unsigned key does not explain a negative number ("8" is not the "-8" of 10⁻⁸)
+    sign = "" if key.startswith("-") else "-"
+    return re.compile(rf"(?<![\w.,{sign}])" + re.escape(key) + r"(?![\w]|[.,]\d)")
 
 
 def unexplained_numbers(page: str, docs: Path = DOCS) -> list[str]:
@@ -146,6 +148,15 @@ def test_scanner_catches_a_hand_edit(tmp_path):
         encoding="utf-8",
     )
     assert unexplained_numbers("x.md", tmp_path) == ["117,761", "-0.0433"]
+
+
+def test_an_unsigned_result_does_not_explain_its_negative(tmp_path):
+    """"25" is registered (steps between gradient records); the exponent of 10⁻²⁵ is another
+    number."""
+    assert "25" in REGISTRY and "-25" not in REGISTRY
+    (tmp_path / "x.md").write_text("# 09 · T\n\nEvery 25 steps: 10<sup>−25</sup>.\n",
+                                   encoding="utf-8")
+    assert unexplained_numbers("x.md", tmp_path) == ["-25"]
 
 
 def test_a_hand_edit_is_reported_with_its_number_and_page(tmp_path):

@@ -11,6 +11,7 @@ the prose is on the test's short allowlist of non-results. To change a result, c
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -19,7 +20,7 @@ from scripts.generation import shakespeare_records, shakespeare_scale, tuned_rec
 from scripts.generation.write import Output
 from scripts.study.plan import SHAPES
 from scripts.study.summary import LATE_WINDOW
-from scripts.study.tuned_summary import NEAR_BEST, verdict_summary
+from scripts.study.tuned_summary import NEAR_BEST, deep_summary, verdict_summary
 from scripts.study.verdict import EQUIVALENCE_LEVEL, LEVEL, MARGIN, compare
 from stacklib.params import count_params, param_breakdown
 
@@ -202,6 +203,31 @@ def _scale_gaps(shape: str) -> list[float]:
     return shakespeare_scale.gaps(_study(), shape)
 
 
+def _tuned_deep() -> dict:
+    """The tuned study's depth 8 (§09 "Eight layers, trained to the end")."""
+    if "deep" not in _TRAINED:
+        study = tuned_records.load(_TRAINED["out"])
+        _TRAINED["deep"] = deep_summary(study.runs, study.records)
+    return _TRAINED["deep"]
+
+
+def _plain_deep_layer1_ceiling() -> str:
+    """The power of ten that layer 1's weight-gradient norm stayed below, in every recorded step
+    of the tuned eight plain layers."""
+    plain = next(d for d in _tuned_deep()["shapes"].values() if not d["residual"])
+    return str(math.ceil(math.log10(max(w[0] for h in plain["curves"]
+                                        for w in h["weight_grad"]))))
+
+
+def _adam_eps_exponent() -> str:
+    """The training loop's Adam keeps torch's default ε (stacklib.lm.train passes none)."""
+    import inspect
+
+    import torch
+
+    return str(round(math.log10(inspect.signature(torch.optim.Adam).parameters["eps"].default)))
+
+
 def _scale_versus_wide(scale: float, shape: str) -> dict:
     """§10: the one-recipe study's ``shape`` against the wide layer at ``scale`` x the budget."""
     return next(b for b in _study()["scale"]["lstm"] if b["scale"] == scale)["versus_wide"][shape]
@@ -340,6 +366,9 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "-0.004": ((VERDICT,), lambda: _dec3(_tuned_versus_wide(RESIDUAL)["ci95"][1])),
     "0.116": ((VERDICT,), lambda: _dec3(_tuned_versus_wide(PLAIN3)["diff"])),
     "0.142": ((VERDICT,), lambda: _dec3(_scale_versus_wide(1.0, PLAIN3)["diff"])),
+    # §09 "Eight layers, trained to the end": 10⁻¹² and Adam's ε = 10⁻⁸
+    "-12": ((VANISH,), _plain_deep_layer1_ceiling),
+    "-8": ((VANISH,), _adam_eps_exponent),
     # §13 exercise E5: the toy model's largest figure factor (its answer is generated)
     "0.90": ((QUIZ,), lambda: _toy_factor(-1)),
 }
