@@ -41,8 +41,8 @@ def test_the_runs_are_the_ones_described(deep):
 
 
 def test_eight_plain_layers_learned_nothing_beyond_letter_frequencies(deep):
-    """"In every seed, their training and validation scores stayed at the frequency model's
-    level" (home, §12: "eight plain layers did not train")."""
+    """"In every seed, their training and validation scores stayed at the unigram
+    baseline" (home, §12: "eight plain layers did not train")."""
     plain, unigram = _shape(deep, False), deep["unigram_bpc"]
     for h in plain["curves"]:
         assert all(abs(v - unigram) < 0.05 for v in h["train_bpc"] + h["val_bpc"])

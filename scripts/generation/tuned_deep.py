@@ -3,8 +3,8 @@
 generated/partials/tuned_deep.md   per shape: test bpc over the seeds, training bpc at the end,
                                    how much gradient reached layer 1, steps and how runs stopped
 generated/figures/tuned_deep.svg   every seed's training and validation bpc as it trained, and
-                                   layer 1's gradient over layer 8's, beside the score of a
-                                   model that knows only the characters' frequencies
+                                   layer 1's gradient over layer 8's, beside the unigram
+                                   baseline's score
 generated/data/tuned_deep.json     the summary (``tuned_summary.deep_summary``) and that score
 
 Shown only once every depth-8 run is in: trainability is judged on all the seeds' curves.
@@ -67,9 +67,9 @@ def table_md(deep: dict, unigram: float) -> str:
                         "Learning rate", "Steps (seeds' range)"], rows, "lrrrrr")
             + "\nTest bpc: mean ± sample standard deviation (seeds in brackets). Training bpc: "
               "the best weights on a slice of the training plays as long as the test plays, "
-              "mean of the seeds. A model that knows only the characters' frequencies scores "
-              f"{unigram:.3f}. Each shape kept its three-layer rate from the search, started its "
-              "forget gates at a bias of 1 and trained until "
+              "mean of the seeds. The unigram baseline, which knows only how often each "
+              f"character occurs, scores {unigram:.3f}. Each shape kept its three-layer rate "
+              "from the search, started its forget gates at a bias of 1 and trained until "
               + " or ".join(STOPPED[s] for s in stops)
               + f". That is {rule['patience']} scores in a row without a new best, one every "
               f"{rule['eval_every']} steps, so a flat curve stops early. The gradient "
@@ -91,7 +91,7 @@ def figure(plt, deep: dict, unigram: float, phone: bool):
                     label="training" if k == 0 else None)
             ax.plot(h["steps"], h["val_bpc"], color=_color(d), lw=1.2, ls="--",
                     label="validation" if k == 0 else None)
-        ax.axhline(unigram, color=GREY, lw=1, ls=":", label="character frequencies")
+        ax.axhline(unigram, color=GREY, lw=1, ls=":", label="unigram baseline")
         ax.set_title(_model(d), fontsize=TITLE)
         ax.set_ylabel("bits per character", fontsize=LABEL)
         ax.legend(fontsize=SMALL)
