@@ -46,6 +46,21 @@ def test_the_committed_live_results_are_the_current_codes_and_weights():
         assert result["models"][role]["sha256"] == sha256_file(experiment.weights(run))
 
 
+def test_the_live_models_are_the_tabulated_runs():
+    """Each live model is its study run, as tabulated: the run's record is current under the
+    code's key, and scoring the shipped weights gives the record's test bpc to 4 decimals."""
+    from scripts.experiments.charlm_runs import training_key
+    from scripts.study.plan import plan
+    from stacklib.corpus import shakespeare
+
+    by_name = {run.name: run for run in plan(len(shakespeare().vocab))}
+    live = _json("shakespeare_live.json")["models"]
+    for role, run in LIVE.items():
+        record = _json(f"shakespeare/{run}.json")
+        assert record["key"] == training_key(by_name[run]), f"{run}: record from other inputs"
+        assert round(live[role]["test_bpc"], 4) == round(record["test_bpc"], 4), run
+
+
 def test_the_deep_stacks_cells_are_the_probes():
     """The cells the widget draws for the deep stack are those the probes found in it."""
     live = _json("shakespeare_live.json")["models"]["deep"]["cells"]

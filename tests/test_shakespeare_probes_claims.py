@@ -36,6 +36,20 @@ def page() -> str:
     return page_text(PAGE)
 
 
+def test_the_probed_stacks_are_the_tabulated_runs(probes):
+    """The page probes §10's runs: every probed run was trained under the current code's key,
+    and its record, the one §10 tabulates, carries that key too."""
+    from scripts.experiments.charlm_runs import training_key
+    from scripts.study.plan import plan
+    from stacklib.corpus import shakespeare
+
+    by_name = {run.name: run for run in plan(len(shakespeare().vocab))}
+    assert {name.rsplit("-s", 1)[0] for name in probes["runs"]} == set(STACKS)
+    for name, probed in probes["runs"].items():
+        record = generated(f"experiments/shakespeare/{name}.json")
+        assert probed["training_key"] == record["key"] == training_key(by_name[name]), name
+
+
 def best_layer_per_seed(probes, stack: str, feature: str) -> list[int]:
     return [int(k) + 1 for k in np.argmax(scores(probes, stack, feature), axis=1)]
 
