@@ -17,6 +17,7 @@ import numpy as np
 
 from scripts.generation.markdown import NBSP, fmt_int, fmt_sci, header_comment, md_table
 from scripts.generation.shakespeare_records import bpc, shape
+from scripts.study.plan import SEEDS
 from scripts.study.summary import TAIL, share_left
 
 SETTLED = 500  # from this step on, the gradient table reads a stack as settled into training
@@ -39,8 +40,8 @@ def timescales_md(s: dict, after: int = TAIL) -> str:
                         f"h: share left after {after}", f"c: share left after {after}",
                         "Step size, mean \\|Δh\\| / mean \\|h\\|"], rows)
             + "\nHalf-lives in characters, from the peak of the layer's decay curve to half of "
-              "it, mean over three seeds (* some seed's curve did not halve within the window "
-              f"and counts as its length). *Share left after {after}*: the mean curve "
+              f"it, mean over {len(SEEDS)} seeds (* some seed's curve did not halve within the "
+              f"window and counts as its length). *Share left after {after}*: the mean curve "
               f"{after} characters after the change, as a fraction of its peak.\n")
 
 
@@ -123,8 +124,8 @@ def deep_md(s: dict, base) -> str:
     return (header_comment(__name__)
             + md_table(["Stack", "Clipping", "Best validation bpc", "Gradient, layer 1 / layer 8",
                         f"Recorded steps with gradient norm > {t.clip:g}",
-                        "Largest gradient norm (mean of the seeds' largest)", "Diverged (of 3)"],
-                       rows)
+                        "Largest gradient norm (mean of the seeds' largest)",
+                        f"Diverged (of {len(SEEDS)})"], rows)
             + f"\n{fmt_int(s['lr']['steps'])} steps; the gradient was recorded every "
               f"{base_grad_every(s)} steps. The gradient ratio is the geometric mean over those "
               "steps of the norm of layer 1's weight gradient over layer 8's.\n")

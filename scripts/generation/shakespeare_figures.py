@@ -12,7 +12,7 @@ generated/figures/shakespeare_gradients.svg   each layer's weight-gradient norm 
                                               stacks train, with and without residual
                                               connections and clipping
 
-Every curve is the mean over three seeds; the band spans the seeds' lowest to highest value.
+Every curve is the mean over the seeds; the band spans the seeds' lowest to highest value.
 Each has a phone layout beside it (NAME.phone.svg, scripts/generation/figures.py): its panels in
 one column.
 """
@@ -35,6 +35,7 @@ from scripts.generation.figures import (
     save_layouts,
 )
 from scripts.generation.write import Output
+from scripts.study.plan import SEEDS
 from scripts.study.summary import TAIL
 
 DATA = shakespeare_records.DATA
@@ -190,9 +191,9 @@ def gradient_figure(plt, s: dict, clip: float, phone: bool):
 
 TITLES = {
     "depth": "Validation bits per character while training, one to four LSTM layers of width "
-             "128, plain and residual; mean over three seeds with their range",
+             f"128, plain and residual; mean over {len(SEEDS)} seeds with their range",
     "budget": "Validation bits per character while training, one to four LSTM layers at one "
-              "parameter budget; mean over three seeds with their range",
+              f"parameter budget; mean over {len(SEEDS)} seeds with their range",
     "data": "Training and test bits per character against the number of training characters, "
             "one and three layers, each trained until validation stopped improving",
     "timescales": "How much of a one-character change each layer's h and c still carry a "

@@ -1,7 +1,7 @@
 """Depth against width across four parameter budgets, on Shakespeare (the study's scale and cell
 groups, beside the budget group at the reference budget).
 
-generated/partials/shakespeare_scale.md   budget × shape: test bpc over three seeds, the
+generated/partials/shakespeare_scale.md   budget × shape: test bpc over the seeds, the
                                           difference from the wide layer with its 95 % interval
                                           and its word, training bpc, steps and how many
                                           seeds stopped early; then the GRU shapes at the
@@ -43,7 +43,7 @@ from scripts.generation.markdown import (
 )
 from scripts.generation.shakespeare_records import bpc
 from scripts.generation.write import Output
-from scripts.study.plan import SHAPES
+from scripts.study.plan import SEEDS, SHAPES
 
 DATA = shakespeare_records.DATA
 WIDE, RESIDUAL, PLAIN3, PLAIN2 = SHAPES
@@ -100,7 +100,8 @@ def table_md(scale: dict, reference: dict) -> str:
         rows += _rows(budget, f"{budget['scale']:g}")
     gru = _rows(scale["gru"], "1, GRU")
     return (header_comment(__name__) + md_table(header, rows + gru)
-            + "\nTest bpc: mean ± standard deviation of three seeds. *vs 1 wide layer*: the "
+            + f"\nTest bpc: mean ± sample standard deviation of {len(SEEDS)} seeds. *vs 1 wide "
+              "layer*: the "
               "difference of the means ± its 95 % interval (Welch); below zero, depth needed "
               "fewer bits. *Ahead* or *behind* only where the interval excludes 0; otherwise "
               "the seeds cannot tell, *not resolved*. Steps, training bpc: the seeds' mean.\n")
