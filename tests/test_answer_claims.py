@@ -104,13 +104,23 @@ def test_the_time_per_word_grows_with_depth(study):
 
 def test_testbeds_recipe_is_the_studys(study):
     """§01 "How the models train": 32 streams, chunks of 100 characters, the rate halved, three
-    halvings in a row end training; the longest runs read the plays about five times; every
-    model trained from three seeds."""
+    halvings in a row end training; "The one-recipe runs read the training plays at most about
+    five times, the tuned ones up to about eight"; "every model we compare is trained at least
+    three times"."""
+    import json
+
+    from scripts.study import tuned
+
     train, text = base_job(76).train, page_text("01-testbeds.md")
     assert states(text, train.batch_size) and states(text, train.seq_len)
     assert train.lr_decay == 0.5 and train.patience == 3
     assert round(max(cfg["epochs"]["mean"] for cfg in study["depth"].values())) == 5
-    assert len(SEEDS) == 3
+    finals = [json.loads(p.read_text(encoding="utf-8"))
+              for p in (DOCS / "generated/experiments/tuned").glob("*.json")]
+    finals = [r for r in finals if r["group"] not in ("A", "A2", "B")]
+    assert round(max(r["epochs"] for r in finals)) == 8
+    search = tuned.Search()
+    assert len(SEEDS) == 3 == min(len(search.final_seeds), len(search.few_seeds))
 
 
 def test_one_layer_masters_the_toy_language():
