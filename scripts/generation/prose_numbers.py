@@ -203,12 +203,17 @@ def _scale_gaps(shape: str) -> list[float]:
     return shakespeare_scale.gaps(_study(), shape)
 
 
+def _tuned_study():
+    """The tuned study's records and plan (``tuned_records.load``), read once per run."""
+    if "tuned" not in _TRAINED:
+        _TRAINED["tuned"] = tuned_records.load(_TRAINED["out"])
+    return _TRAINED["tuned"]
+
+
 def _tuned_deep() -> dict:
     """The tuned study's depth 8 (§09 "Eight layers, trained to the end")."""
-    if "deep" not in _TRAINED:
-        study = tuned_records.load(_TRAINED["out"])
-        _TRAINED["deep"] = deep_summary(study.runs, study.records)
-    return _TRAINED["deep"]
+    study = _tuned_study()
+    return deep_summary(study.runs, study.records)
 
 
 def _plain_deep_layer1_ceiling() -> str:
@@ -268,10 +273,9 @@ def _last_budget_swap() -> int:
 
 def _tuned_versus_wide(shape: str) -> dict:
     """The tuned study at the reference budget: ``shape`` against the one wide layer."""
-    if "tuned" not in _TRAINED:
-        study = tuned_records.load(_TRAINED["out"])
-        _TRAINED["tuned"] = verdict_summary(study.runs, study.records, ("x1",))
-    return _TRAINED["tuned"]["budgets"][0]["versus_wide"][shape]
+    study = _tuned_study()
+    x1 = verdict_summary(study.runs, study.records, ("x1",))["budgets"][0]
+    return x1["versus_wide"][shape]
 
 
 # ---------------------------------------------------------------- the registry

@@ -125,9 +125,6 @@ def run(out: Output) -> None:
         raise FileNotFoundError("tuned study: depth 8's runs are not all in; run "
                                 "`python -m scripts.experiments.tuned`")
     deep = deep_summary(study.runs, study.records)
-    first = study.records[next(r.name for r in study.runs if r.group == "deep")]
-    deep["grad_every"] = first["config"]["grad_every"]
-    deep["stopping"] = {k: first["config"][k] for k in ("patience", "eval_every")}
     unigram = shakespeare().unigram_bits()
     out.json("generated/data/tuned_deep.json", {**deep, "unigram_bpc": unigram})
     out.text("generated/partials/tuned_deep.md", table_md(deep, unigram))

@@ -157,7 +157,8 @@ def deep_summary(runs: list, records: dict) -> dict:
     """Depth 8, trained to the stopping rule: per shape (plain, residual) its final runs, each
     seed's training curves, and the gradient that reached layer 1 (``summary.gradient_summary``:
     layer 1's weight-gradient norm over the top layer's, over the whole run); then residual
-    minus plain on test bpc. Every run must have its record."""
+    minus plain on test bpc, and the runs' stopping rule and gradient record interval. Every run
+    must have its record."""
     deep = {}
     for rs in _grouped(runs, records, ("deep",))["deep"].values():
         recs = [records[r.name] for r in rs]
@@ -165,6 +166,8 @@ def deep_summary(runs: list, records: dict) -> dict:
                              "curves": [r["history"] for r in recs],
                              "gradients": gradient_summary(recs, recs[0]["config"]["clip"])}
     plain, residual = (next(d for d in deep.values() if d["residual"] == r) for r in (False, True))
-    return {"shapes": deep,
+    config = records[next(r.name for r in runs if r.group == "deep")]["config"]
+    return {"shapes": deep, "grad_every": config["grad_every"],
+            "stopping": {k: config[k] for k in ("patience", "eval_every")},
             "residual_minus_plain": compare(residual["test_bpc"]["values"],
                                             plain["test_bpc"]["values"]).as_dict()}
