@@ -10,7 +10,7 @@ from tuned_scores import complete, search_bpc
 
 from scripts.generation import tuned_deep, tuned_search, tuned_verdict
 from scripts.generation.figures import mpl
-from scripts.generation.tuned_records import STUDY
+from scripts.generation.tuned_records import SHOWN, STUDY
 from scripts.generation.write import Output
 from scripts.study import tuned
 from scripts.study.tuned_summary import (
@@ -177,7 +177,7 @@ def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
     _, records, decided = _study(-0.02)
     tuned_verdict.run(_docs(tmp_path, records))
     v = json.loads((tmp_path / "docs/generated/data/tuned_verdict.json").read_text())
-    assert [b["group"] for b in v["budgets"]] == sorted(tuned_verdict.SHOWN,
+    assert [b["group"] for b in v["budgets"]] == sorted(SHOWN,
                                                          key=lambda g: float(g[1:]))
     assert v["cap"] == decided["cap"]
     table = (tmp_path / "docs/generated/partials/tuned_verdict.md").read_text()

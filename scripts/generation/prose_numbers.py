@@ -11,21 +11,17 @@ the prose is on the test's short allowlist of non-results. To change a result, c
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
-import numpy as np
-
-from scripts.generation import shakespeare_records, shakespeare_scale, tuned_records
+from scripts.generation import charlm_facts as facts
 from scripts.generation.write import Output
 from scripts.study.plan import SHAPES
 from scripts.study.summary import LATE_WINDOW
-from scripts.study.tuned_summary import NEAR_BEST, deep_summary, verdict_summary
-from scripts.study.verdict import EQUIVALENCE_LEVEL, LEVEL, MARGIN, compare
+from scripts.study.tuned_summary import NEAR_BEST
+from scripts.study.verdict import EQUIVALENCE_LEVEL, LEVEL, MARGIN
 from stacklib.params import count_params, param_breakdown
 
-DATA = ["docs/generated/experiments/depth_data.json", *shakespeare_records.DATA,
-        *tuned_records.DATA]
+DATA = ["docs/generated/experiments/depth_data.json", *facts.DATA]
 OUTPUT = "generated/data/prose_numbers.json"
 HOME, TESTBEDS, BLUEPRINT, CELLS, LIVE, LAYERS, HAND, VANISH, VERDICT, DATA_PAGE, SUMMARY, QUIZ = (
     "index.md", "01-testbeds.md", "03-blueprint.md", "05-cell-flavors.md", "06-live-stack.md",
@@ -35,7 +31,7 @@ HOME, TESTBEDS, BLUEPRINT, CELLS, LIVE, LAYERS, HAND, VANISH, VERDICT, DATA_PAGE
 WIDE, RESIDUAL, PLAIN3, _ = SHAPES
 # Sutskever, Vinyals & Le (2014) report their translation model's size: a literature figure.
 SUTSKEVER_PARAMS = 384e6
-# The trained results, read once per run through its Output (which allows only DATA files).
+# The toy study's results, read once per run through its Output (which allows only DATA files).
 _TRAINED: dict = {}
 
 
@@ -134,150 +130,6 @@ def _toy_factor(i: int) -> str:
     return f"{GRADIENT_MODEL['factors'][i]:.2f}"
 
 
-def _loaded() -> shakespeare_records.Study:
-    if "study" not in _TRAINED:
-        _TRAINED["study"] = shakespeare_records.load(_TRAINED["out"])
-    return _TRAINED["study"]
-
-
-def _study() -> dict:
-    return _loaded().summary
-
-
-def _study_plan(name: str):
-    from scripts.study import plan as study
-
-    return getattr(study, name)
-
-
-def _study_base():
-    from scripts.study.plan import base_job
-
-    return base_job(len(_corpus().vocab))
-
-
-def _data_params_ratio() -> float:
-    """§10b: the three-layer stack's parameters over the one layer's (both of width 128)."""
-    params = {cfg["layers"]: cfg["params"] for cfg in _study()["data"].values()}
-    return params[3] / params[1]
-
-
-def _corpus():
-    from stacklib.corpus import shakespeare
-
-    return shakespeare()
-
-
-def _timescale_config():
-    from stacklib.charlm.analysis import TimescaleConfig
-
-    return TimescaleConfig()
-
-
-def _deep_grad_every() -> int:
-    steps = next(iter(_study()["deep"].values()))["gradients"]["steps"]
-    return steps[1] - steps[0]
-
-
-def _deep_layers() -> int:
-    return {cfg["layers"] for cfg in _study()["deep"].values()}.pop()
-
-
-def _budget_curves() -> dict[int, dict]:
-    return {cfg["layers"]: cfg["curve"] for cfg in _study()["budget"].values()}
-
-
-def _late_gap_bound(which) -> str:
-    """The wide layer vs the 3-layer stack at one budget, from a third of training on: the gap's
-    lowest value rounded down (min) or highest rounded up (max), to 0.01 bpc."""
-    curves = _budget_curves()
-    wide, deep = curves[1], curves[3]
-    gaps = [deep["mean"][deep["step"].index(s)] - m for s, m in zip(wide["step"], wide["mean"],
-                                                                    strict=True)
-            if s in deep["step"] and s >= _study_base().train.max_steps // 3]
-    rounding = np.floor if which is min else np.ceil
-    return f"{rounding(which(gaps) * 100) / 100:.2f}"
-
-
-def _scale_gaps(shape: str) -> list[float]:
-    return shakespeare_scale.gaps(_study(), shape)
-
-
-def _tuned_study():
-    """The tuned study's records and plan (``tuned_records.load``), read once per run."""
-    if "tuned" not in _TRAINED:
-        _TRAINED["tuned"] = tuned_records.load(_TRAINED["out"])
-    return _TRAINED["tuned"]
-
-
-def _tuned_deep() -> dict:
-    """The tuned study's depth 8 (§09 "Eight layers, trained to the end")."""
-    study = _tuned_study()
-    return deep_summary(study.runs, study.records)
-
-
-def _plain_deep_layer1_ceiling() -> str:
-    """The power of ten that layer 1's weight-gradient norm stayed below, in every recorded step
-    of the tuned eight plain layers."""
-    plain = next(d for d in _tuned_deep()["shapes"].values() if not d["residual"])
-    return str(math.ceil(math.log10(max(w[0] for h in plain["curves"]
-                                        for w in h["weight_grad"]))))
-
-
-def _adam_eps_exponent() -> str:
-    """The training loop's Adam keeps torch's default ε (stacklib.lm.train passes none)."""
-    import inspect
-
-    import torch
-
-    return str(round(math.log10(inspect.signature(torch.optim.Adam).parameters["eps"].default)))
-
-
-def _scale_versus_wide(scale: float, shape: str) -> dict:
-    """§10: the one-recipe study's ``shape`` against the wide layer at ``scale`` x the budget."""
-    return next(b for b in _study()["scale"]["lstm"] if b["scale"] == scale)["versus_wide"][shape]
-
-
-def _plain_two_vs_one():
-    """§10 "More layers, same width": two plain layers of 128 against one, by the one rule."""
-    depth = _study()["depth"]
-    return compare(depth["L2-h128"]["test_bpc"]["values"], depth["L1-h128"]["test_bpc"]["values"])
-
-
-def _residual_trend() -> dict:
-    """§10 "Four budgets": the residual stack's difference from the wide layer per doubling."""
-    return _study()["scale"]["trend"][RESIDUAL]
-
-
-def _largest_model() -> int:
-    return shakespeare_scale.largest_model(_study())
-
-
-def _ceil3(x: float) -> str:
-    return f"{np.ceil(x * 1000) / 1000:.3f}"
-
-
-def _scale_gain_past_cap(shape: str) -> str:
-    """§10 "Four budgets": the mean fall in best validation bpc past the usual step cap."""
-    gains = shakespeare_scale.gain_past(_loaded().records, _study(), shape,
-                                        _study_base().train.max_steps)
-    return f"{np.mean(gains):.3f}"
-
-
-def _last_budget_swap() -> int:
-    from scripts.study.summary import crossing
-
-    curves = list(_budget_curves().values())
-    return max(crossing(a, b) or 0 for i, a in enumerate(curves) for b in curves[i + 1:])
-
-
-def _tuned_versus_wide(shape: str) -> dict:
-    """The tuned study at the reference budget: ``shape`` against the one wide layer."""
-    study = _tuned_study()
-    x1 = verdict_summary(study.runs, study.records, ("x1",))["budgets"][0]
-    return x1["versus_wide"][shape]
-
-
 # ---------------------------------------------------------------- the registry
 # literal as typed in the prose (ASCII hyphen-minus; the scanner maps U+2212 to it)
 #   -> (pages that state it, function computing the same literal from stacklib)
@@ -321,58 +173,58 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "190": ((DATA_PAGE,), lambda: _depth_data_passes("smallest")),
     "3,000": ((DATA_PAGE,), lambda: _depth_data_size("largest")),
     # the Shakespeare study (§06 timescales, §09 eight layers, §10 budget and data)
-    "200": ((LIVE,), lambda: str(_timescale_config().context)),
-    "1,500": ((VANISH,), lambda: _int(_study_plan("SHORT_STEPS"))),
-    "25": ((VANISH,), lambda: str(_deep_grad_every())),
-    "64": ((VERDICT,), lambda: str(_study_base().model.embed_size)),
-    "8": ((VANISH, HOME), lambda: str(_deep_layers())),
-    "6,000": ((VANISH, VERDICT, DATA_PAGE), lambda: _int(_study_base().train.max_steps)),
-    "0.11": ((VERDICT,), lambda: _late_gap_bound(min)),
-    "0.15": ((VERDICT,), lambda: _late_gap_bound(max)),
-    "5,000": ((VERDICT,), lambda: _int(_last_budget_swap())),
-    "31,250": ((DATA_PAGE,), lambda: _int(_study_plan("DATA_SIZES")[0])),
-    "125,000": ((DATA_PAGE,), lambda: _int(_study_plan("DATA_SIZES")[1])),
-    "3.9": ((DATA_PAGE,), lambda: f"{len(_corpus().train.text) / 1e6:.1f}"),
-    "3.3": ((DATA_PAGE,), lambda: f"{_data_params_ratio():.1f}"),
+    "200": ((LIVE,), lambda: str(facts.timescale_config().context)),
+    "1,500": ((VANISH,), lambda: _int(facts.plan_constant("SHORT_STEPS"))),
+    "25": ((VANISH,), lambda: str(facts.deep_grad_every())),
+    "64": ((VERDICT,), lambda: str(facts.one_recipe_base().model.embed_size)),
+    "8": ((VANISH, HOME), lambda: str(facts.deep_layers())),
+    "6,000": ((VANISH, VERDICT, DATA_PAGE), lambda: _int(facts.one_recipe_base().train.max_steps)),
+    "0.11": ((VERDICT,), lambda: facts.late_gap_bound(min)),
+    "0.15": ((VERDICT,), lambda: facts.late_gap_bound(max)),
+    "5,000": ((VERDICT,), lambda: _int(facts.last_budget_swap())),
+    "31,250": ((DATA_PAGE,), lambda: _int(facts.plan_constant("DATA_SIZES")[0])),
+    "125,000": ((DATA_PAGE,), lambda: _int(facts.plan_constant("DATA_SIZES")[1])),
+    "3.9": ((DATA_PAGE,), lambda: f"{len(facts.corpus().train.text) / 1e6:.1f}"),
+    "3.3": ((DATA_PAGE,), lambda: f"{facts.data_params_ratio():.1f}"),
     # §01: the one rule that compares two models (scripts/study/verdict.py), stated where defined
     # and where a page names a level
     "95": ((TESTBEDS, LAYERS, VERDICT, DATA_PAGE), lambda: f"{100 * LEVEL:.0f}"),
     "90": ((TESTBEDS, VANISH), lambda: f"{100 * EQUIVALENCE_LEVEL:.0f}"),
     "0.025": ((TESTBEDS, VERDICT), lambda: f"{MARGIN:g}"),
     # §10 "More layers, same width": two plain layers against one, with its 95 % interval
-    "0.081": ((VERDICT,), lambda: _dec3(-_plain_two_vs_one().diff)),
-    "-0.170": ((VERDICT,), lambda: _dec3(_plain_two_vs_one().ci95[0])),
+    "0.081": ((VERDICT,), lambda: _dec3(-facts.plain_two_vs_one().diff)),
+    "-0.170": ((VERDICT,), lambda: _dec3(facts.plain_two_vs_one().ci95[0])),
     # §10 "Four budgets" (and §12): depth against width across budgets; the residual stack's
     # differences from the wide layer, lowest and highest, and its trend per doubling
-    "-0.025": ((VERDICT,), lambda: _dec3(min(_scale_gaps(RESIDUAL)))),
-    "0.008": ((VERDICT,), lambda: _dec3(max(_scale_gaps(RESIDUAL)))),
-    "-0.005": ((VERDICT,), lambda: _dec3(_residual_trend()["ci95"][0])),
-    "0.028": ((VERDICT,), lambda: _dec3(_residual_trend()["ci95"][1])),
-    "0.14": ((VERDICT,), lambda: f"{min(_scale_gaps(PLAIN3)):.2f}"),
-    "0.18": ((VERDICT,), lambda: f"{max(_scale_gaps(PLAIN3)):.2f}"),
-    "500": ((VERDICT,), lambda: f"{round(SUTSKEVER_PARAMS / _largest_model(), -2):.0f}"),
+    "-0.025": ((VERDICT,), lambda: _dec3(min(facts.scale_gaps(RESIDUAL)))),
+    "0.008": ((VERDICT,), lambda: _dec3(max(facts.scale_gaps(RESIDUAL)))),
+    "-0.005": ((VERDICT,), lambda: _dec3(facts.residual_trend()["ci95"][0])),
+    "0.028": ((VERDICT,), lambda: _dec3(facts.residual_trend()["ci95"][1])),
+    "0.14": ((VERDICT,), lambda: f"{min(facts.scale_gaps(PLAIN3)):.2f}"),
+    "0.18": ((VERDICT,), lambda: f"{max(facts.scale_gaps(PLAIN3)):.2f}"),
+    "500": ((VERDICT,), lambda: f"{round(SUTSKEVER_PARAMS / facts.largest_model(), -2):.0f}"),
     "1,000": ((VERDICT,), lambda: _int(LATE_WINDOW)),
     # the last 1,000 steps' gain below the reference budget; the residual trend per doubling
-    "0.012": ((VERDICT,), lambda: _all(_ceil3(max(shakespeare_scale.late_gains(_study(), 1.0))),
-                                       _dec3(_residual_trend()["per_doubling"]))),
-    "12,000": ((VERDICT,), lambda: _int(max(_study_plan("SCALE_STEPS").values()))),
-    "10,250": ((VERDICT,), lambda: _int(max(shakespeare_scale.largest_budget_steps(_study())))),
+    "0.012": ((VERDICT,), lambda: _all(facts.late_gain_below(1.0),
+                                       _dec3(facts.residual_trend()["per_doubling"]))),
+    "12,000": ((VERDICT,), lambda: _int(max(facts.plan_constant("SCALE_STEPS").values()))),
+    "10,250": ((VERDICT,), lambda: _int(facts.largest_budget_last_stop())),
     # the residual stacks' gain past the usual cap; the top of two plain layers' interval
-    "0.009": ((VERDICT,), lambda: _all(_scale_gain_past_cap(RESIDUAL),
-                                       _dec3(_plain_two_vs_one().ci95[1]))),
-    "0.001": ((VERDICT,), lambda: _scale_gain_past_cap(WIDE)),
+    "0.009": ((VERDICT,), lambda: _all(facts.scale_gain_past_cap(RESIDUAL),
+                                       _dec3(facts.plain_two_vs_one().ci95[1]))),
+    "0.001": ((VERDICT,), lambda: facts.scale_gain_past_cap(WIDE)),
     # §10 "The same search for every shape": how close to its best a rate must come
     "0.03": ((VERDICT,), lambda: f"{NEAR_BEST:g}"),
     # the tuned study at the reference budget (§10 "Each shape tuned", home, §12): the residual
     # stack against the wide layer with its 95 % interval; the plain stack's difference
-    "0.019": ((VERDICT, SUMMARY), lambda: _dec3(-_tuned_versus_wide(RESIDUAL)["diff"])),
-    "-0.034": ((VERDICT,), lambda: _dec3(_tuned_versus_wide(RESIDUAL)["ci95"][0])),
-    "-0.004": ((VERDICT,), lambda: _dec3(_tuned_versus_wide(RESIDUAL)["ci95"][1])),
-    "0.116": ((VERDICT,), lambda: _dec3(_tuned_versus_wide(PLAIN3)["diff"])),
-    "0.142": ((VERDICT,), lambda: _dec3(_scale_versus_wide(1.0, PLAIN3)["diff"])),
+    "0.019": ((VERDICT, SUMMARY), lambda: _dec3(-facts.tuned_versus_wide(RESIDUAL)["diff"])),
+    "-0.034": ((VERDICT,), lambda: _dec3(facts.tuned_versus_wide(RESIDUAL)["ci95"][0])),
+    "-0.004": ((VERDICT,), lambda: _dec3(facts.tuned_versus_wide(RESIDUAL)["ci95"][1])),
+    "0.116": ((VERDICT,), lambda: _dec3(facts.tuned_versus_wide(PLAIN3)["diff"])),
+    "0.142": ((VERDICT,), lambda: _dec3(facts.scale_versus_wide(1.0, PLAIN3)["diff"])),
     # §09 "Eight layers, trained to the end": 10⁻¹² and Adam's ε = 10⁻⁸
-    "-12": ((VANISH,), _plain_deep_layer1_ceiling),
-    "-8": ((VANISH,), _adam_eps_exponent),
+    "-12": ((VANISH,), facts.plain_deep_layer1_ceiling),
+    "-8": ((VANISH,), facts.adam_eps_exponent),
     # §13 exercise E5: the toy model's largest figure factor (its answer is generated)
     "0.90": ((QUIZ,), lambda: _toy_factor(-1)),
 }
@@ -381,5 +233,6 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
 def run(out: Output) -> None:
     _TRAINED.clear()
     _TRAINED["out"] = out
+    facts.read_through(out)
     out.json(OUTPUT, {literal: {"pages": list(pages), "value": compute()}
                       for literal, (pages, compute) in sorted(REGISTRY.items())})

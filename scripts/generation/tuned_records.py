@@ -15,6 +15,8 @@ from scripts.generation.write import Output
 
 STUDY = "docs/generated/experiments/tuned"
 DATA = [f"{STUDY}/*.json"]
+# The budgets the pages show, each once every one of its runs is in (never in part)
+SHOWN = ("x0.25", "x0.5", "x1", "x2")
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ generated/figures/tuned_verdict.svg   test bpc against whole-model parameters wi
                                       the wide layer, the margin of equivalence shaded
 generated/data/tuned_verdict.json     the summary (``tuned_summary.verdict_summary``)
 
-The study lands run by run over days. A budget of ``SHOWN`` is shown once every one of its runs
-is in, never in part; the reference budget must be in. The data names the
+The study lands run by run over days. A budget of ``tuned_records.SHOWN`` is shown once every
+one of its runs is in, never in part; the reference budget must be in. The data names the
 budgets shown, so the pages' claim tests can hold the prose to what is there.
 """
 
@@ -29,14 +29,13 @@ from scripts.generation.figures import (
     save_layouts,
 )
 from scripts.generation.markdown import NBSP, fmt_int, fmt_signed, header_comment, md_table
-from scripts.generation.tuned_records import DATA, load
+from scripts.generation.tuned_records import DATA, SHOWN, load
 from scripts.generation.write import Output
 from scripts.study import tuned
 from scripts.study.tuned_summary import complete, verdict_summary
 from scripts.study.verdict import MARGIN
 
 __all__ = ["DATA", "run"]
-SHOWN = ("x0.25", "x0.5", "x1", "x2")
 STYLE = {tuned.WIDE: (layer_color(1, 3), "-", "o"), tuned.RESIDUAL: (layer_color(3, 3), "-", "s"),
          tuned.PLAIN: (layer_color(3, 3), "--", "^")}
 WORDS = {"ahead": "ahead", "behind": "behind", "equivalent": "equivalent",
