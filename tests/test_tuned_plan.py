@@ -91,9 +91,15 @@ def test_the_final_cap_is_fixed_from_b_before_any_final_run():
     assert tuned.final_cap([1000] * 10, SEARCH, 250) == 1500   # 1,300 up to a whole score
 
 
+def _checks_done(records, score=search_bpc):
+    """``records`` plus every budget's dropout check, each scored ``score(run)``."""
+    return complete(lambda run: {"val_bpc": score(run), "steps": run.job.train.max_steps},
+                    VOCAB, ("C2", "C4"), records=records)[1]
+
+
 def test_final_runs_use_fresh_seeds_the_winners_and_the_stated_dropout_rule():
-    runs, decided = tuned.plan(VOCAB, _search_done())
-    finals = [r for r in runs if r.group not in ("A", "A2", "B")]
+    runs, decided = tuned.plan(VOCAB, _checks_done(_search_done()))
+    finals = [r for r in runs if r.group not in ("A", "A2", "B", "C2", "C4")]
     search_seeds = {r.job.train.seed for r in runs if r.group in ("A", "A2", "B")}
     assert all(r.job.test and r.job.train.max_steps == decided["cap"] for r in finals)
     assert all(r.analyse == ("plays",) for r in finals)   # each test play scored apart
@@ -107,7 +113,8 @@ def test_final_runs_use_fresh_seeds_the_winners_and_the_stated_dropout_rule():
     for scale in SEARCH.budgets:
         group = _by(finals, f"x{scale:g}")
         assert len(group) == 10 and {r.job.model.num_layers for r in group} == {1, 3}
-        expected = tuned.dropout_at(0.2, scale, 0.1)
+        # below the reference budget the rule's dropout; above it the check's (0.2 scores best)
+        expected = tuned.dropout_at(0.2, scale, 0.1) if scale < 1 else 0.2
         assert {r.job.model.dropout for r in group} == {expected}
     assert tuned.dropout_at(0.2, 2.0, 0.1) == pytest.approx(0.3)
     assert tuned.dropout_at(0.2, 0.25, 0.1) == 0.0            # never below 0
@@ -115,11 +122,40 @@ def test_final_runs_use_fresh_seeds_the_winners_and_the_stated_dropout_rule():
     assert len(names) == len(set(names))
 
 
+def test_above_the_reference_budget_a_check_on_validation_sets_dropout_before_any_final_run():
+    records = _search_done()
+    runs, decided = tuned.plan(VOCAB, records)
+    assert not _by(runs, "x2") and not _by(runs, "x4") and _by(runs, "x0.5")
+    for scale, levels in ((2, [0.2, 0.3]), (4, [0.2, 0.3, 0.4])):
+        check = _by(runs, f"C{scale}")
+        assert len(check) == 2 * len(levels)               # the wide and the residual stack
+        assert {r.job.model.num_layers for r in check} == {1, 3}
+        for shape in (tuned.WIDE, tuned.RESIDUAL):
+            assert [r.job.model.dropout for r in check if r.shape == shape] == levels
+        assert {(r.job.train.seed, r.job.test, r.job.train.max_steps) for r in check} == {
+            (SEARCH.seed, False, decided["cap"])}
+
+    def prefers(run, wide, residual):   # each shape's check prefers its own dropout
+        target = wide if run.shape == tuned.WIDE else residual
+        return 3.0 + abs(run.job.model.dropout - target)
+
+    half = _checks_done(dict(records), lambda run: prefers(run, 0.3, 0.2))
+    del half[next(n for n in half if n.startswith("C2-L3"))]
+    assert not _by(tuned.plan(VOCAB, half)[0], "x2")     # one shape's check is not in yet
+    runs, _ = tuned.plan(VOCAB, _checks_done(dict(records),
+                                             lambda run: prefers(run, 0.3, 0.2)))
+    x2 = _by(runs, "x2")
+    assert {(r.shape, r.job.model.dropout) for r in x2} == {(tuned.WIDE, 0.3),
+                                                            (tuned.RESIDUAL, 0.2)}
+    assert {r.name.rsplit("-s", 1)[0] for r in x2} == {"L1-h395-d0.3", "L3-h185-res-d0.2"}
+
+
 def test_final_runs_come_stage_by_stage_seed_by_seed_the_verdicts_pair_first():
-    runs, _ = tuned.plan(VOCAB, _search_done())
+    runs, _ = tuned.plan(VOCAB, _checks_done(_search_done()))
     finals = [r for r in runs if r.group not in ("A", "A2", "B")]
     groups = [r.group for r in finals]
-    assert groups == sorted(groups, key=["x1", "deep", *(f"x{s:g}" for s in SEARCH.budgets)].index)
+    order = ["x1", "deep", "C2", "x2", "x0.5", "x0.25", "C4", "x4"]
+    assert groups == sorted(groups, key=order.index)
     x1 = [(r.shape, r.job.train.seed) for r in _by(finals, "x1")]
     pair = [(shape, s) for s in SEARCH.final_seeds for shape in (tuned.WIDE, tuned.RESIDUAL)]
     assert x1 == pair + [(tuned.PLAIN, s) for s in SEARCH.few_seeds]

@@ -35,7 +35,10 @@ x4      four times the budget, where the compute allows
 
 At the other budgets each shape keeps its rate and forget bias, and dropout follows a rule
 stated before any final run: 0.1 more per doubling of the budget, 0.1 less per halving, never
-below 0.
+below 0. Above the reference budget the rule is checked before the final runs (stage C2 for
+2x, C4 for 4x): each shape, on the search's seed, with every dropout from its winner's up to
+the rule's in steps of 0.1, each run to the stopping rule under the final cap; the lowest
+validation bpc picks the final runs' dropout, which their names then carry ("L1-h395-d0-s1").
 """
 
 from __future__ import annotations
@@ -231,8 +234,8 @@ def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | 
     cap = final_cap([records[n]["steps"] for n in b_names], search, base.train.eval_every)
     decided["cap"] = cap
 
-    def finals(group, shape, model, w, seeds, *, dropout, forget_bias):
-        return [Run(f"{shape_name(model)}-s{s}", group,
+    def finals(group, shape, model, w, seeds, *, dropout, forget_bias, suffix=""):
+        return [Run(f"{shape_name(model, suffix)}-s{s}", group,
                     _job(base, model, lr=w["lr"], dropout=dropout, forget_bias=forget_bias,
                          steps=cap, seed=s, test=True), analyse=("plays",), shape=shape)
                 for s in seeds]
@@ -257,17 +260,47 @@ def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | 
                            forget_bias=search.deep_forget_bias))
     runs += _seed_by_seed(deep)
     for scale in search.budgets:
+        check, dropouts = checked_dropouts(search, base, records, winners, scale, cap)
+        runs += check
+        if any(d is None for d in dropouts.values()):
+            continue  # the budget's final runs wait for every shape's check
         runs += _seed_by_seed([
             finals(f"x{scale:g}", shape, model, winners[shape], search.final_seeds,
-                   dropout=dropout_at(winners[shape]["dropout"], scale,
-                                      search.dropout_per_doubling),
-                   forget_bias=winners[shape]["forget_bias"])
+                   dropout=dropouts[shape], forget_bias=winners[shape]["forget_bias"],
+                   suffix=f"-d{dropouts[shape]:g}" if check else "")
             for shape, model in shapes(base, search, scale).items()])
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
         raise ValueError(f"search: two runs would share a name: {twice}")
     return runs, decided
+
+
+def checked_dropouts(search: Search, base: Job, records: dict, winners: dict, scale: float,
+                     cap: int) -> tuple[list[Run], dict]:
+    """Each shape's dropout at ``scale`` times the budget: (the check's runs, {shape: dropout,
+    or None while its check is incomplete}). At or below the reference budget, the rule's; above
+    it, the best on validation of the check's runs (the module's docstring)."""
+    runs, chosen = [], {}
+    for shape, model in shapes(base, search, scale).items():
+        w = winners[shape]
+        rule = dropout_at(w["dropout"], scale, search.dropout_per_doubling)
+        if scale <= 1.0:
+            chosen[shape] = rule
+            continue
+        steps = round((rule - w["dropout"]) / search.dropout_per_doubling)
+        stage = f"C{scale:g}"
+        trials = [Run(f"{stage}-{shape_name(model)}-lr{w['lr']:g}-fb{_fb(w['forget_bias'])}"
+                      f"-d{d:g}", stage,
+                      _job(base, model, lr=w["lr"], dropout=d, forget_bias=w["forget_bias"],
+                           steps=cap, seed=search.seed, test=False), shape=shape)
+                  for d in (round(w["dropout"] + k * search.dropout_per_doubling, 6)
+                            for k in range(steps + 1))]
+        runs += trials
+        best = _best(records, [r.name for r in trials])
+        chosen[shape] = None if best is None else next(r.job.model.dropout for r in trials
+                                                         if r.name == best)
+    return runs, chosen
 
 
 def _seed_by_seed(groups: list[list[Run]]) -> list[Run]:
