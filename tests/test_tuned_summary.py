@@ -14,6 +14,7 @@ from scripts.generation.tuned_records import SHOWN, STUDY
 from scripts.generation.write import Output
 from scripts.study import tuned
 from scripts.study.tuned_summary import (
+    check_summary,
     deep_summary,
     near_best,
     search_summary,
@@ -46,14 +47,17 @@ def _record(run, val, steps, stopped="patience", test=None, plays=None, bottom=1
     return rec
 
 
-def _study(deep_edge: float = -0.02):
+def _study(deep_edge: float = -0.02, check=lambda run: 2.0):
     """Synthetic records of the whole tuned study: the search (rate 9e-3 and forget bias 1
-    win; dropout 0.2), then final runs where every deeper shape needs ``deep_edge`` bits more
-    than the wide layer (negative: fewer), seed by seed."""
+    win; dropout 0.2), the dropout checks scored ``check(run)``, then final runs where every
+    deeper shape needs ``deep_edge`` bits more than the wide layer (negative: fewer), seed by
+    seed."""
     def record(run):
         m, t = run.job.model, run.job.train
         if run.group in ("A", "A2", "B"):
             return _record(run, search_bpc(run), 6000 if run.group == "B" else t.max_steps)
+        if run.group.startswith("C"):
+            return _record(run, check(run), t.max_steps)
         test = 2.1 + 0.001 * t.seed + (0 if m.num_layers == 1 else deep_edge)
         plain_deep = run.group == "deep" and not m.residual
         if plain_deep:                  # eight plain layers: letter frequencies, no gradient
@@ -233,3 +237,29 @@ def test_rates_near_best_take_the_better_forget_bias_and_the_margin():
               {**a(1e-2, None, 2.0), "stage": "A2"},          # not stage A
               a(1e-3, None, 3.0, tuned.PLAIN)]
     assert near_best(trials, 0.03) == {tuned.WIDE: [1e-3, 2e-3, 4e-3], tuned.PLAIN: [1e-3]}
+
+
+def test_a_check_reports_each_dropout_tried_the_choice_and_the_runs_it_superseded():
+    """At 2x the wide layer's check prefers the winner's dropout to the rule's, the residual
+    stack's the rule's: the summary names both, every trial, and the rule's earlier final run
+    of the wide layer, which the plan no longer holds."""
+    def check(run):                       # validation bpc: the wide layer prefers less dropout
+        d = run.job.model.dropout
+        return 2.0 + d if run.shape == tuned.WIDE else 2.0 - d
+
+    runs, records, decided = _study(check=check)
+    rule = {s: decided["winners"][s]["dropout"] + 0.1 for s in (tuned.WIDE, tuned.RESIDUAL)}
+    c = check_summary(runs, records, decided, records)["x2"]
+    wide, residual = c["shapes"][tuned.WIDE], c["shapes"][tuned.RESIDUAL]
+    assert wide["rule"] == pytest.approx(rule[tuned.WIDE]) and wide["chosen"] == 0.2
+    assert residual["chosen"] == residual["rule"] == pytest.approx(rule[tuned.RESIDUAL])
+    assert [(t["dropout"], t["val_bpc"]) for t in wide["trials"]] == [
+        (0.2, pytest.approx(2.2)), (pytest.approx(0.3), pytest.approx(2.3))]
+    assert not c["superseded"]
+    final = next(r for r in runs if r.group == "x2" and r.shape == tuned.WIDE)
+    stale = final.name.replace("-d0.2-", "-d0.3-")          # the rule's run, before the check
+    every = {**records, stale: {**records[final.name], "config": {"model": {"dropout": 0.3}}}}
+    c = check_summary(runs, records, decided, every)["x2"]
+    assert c["superseded"] == {stale.rsplit("-s", 1)[0]: {
+        "dropout": 0.3, "val_bpc": [records[final.name]["val_bpc"]],
+        "test_bpc": [records[final.name]["test_bpc"]]}}

@@ -222,11 +222,12 @@ def final_cap(stopping_steps: list[int], search: Search, eval_every: int) -> int
 def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | None = None
          ) -> tuple[list[Run], dict]:
     """Every run that can be planned from ``records`` (name -> record of the runs done), in
-    the study's order, and what the search decided so far: {"winners", "cap"}. Call it again
+    the study's order, and what the search decided so far: {"winners", "cap", "checked"}
+    ("checked": budget group -> shape -> the dropout its check chose). Call it again
     as records land: each stage appears once the one before it is complete."""
     base = base or base_job(vocab_size)
     runs, winners = _search_runs(search, base, records)
-    decided = {"winners": winners, "cap": None}
+    decided = {"winners": winners, "cap": None, "checked": {}}
     b_names = [r.name for r in runs if r.group == "B"]
     if (any(w is None or w["dropout"] is None for w in winners.values())
             or any(n not in records for n in b_names)):
@@ -264,6 +265,8 @@ def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | 
         runs += check
         if any(d is None for d in dropouts.values()):
             continue  # the budget's final runs wait for every shape's check
+        if check:
+            decided["checked"][f"x{scale:g}"] = dropouts
         runs += _seed_by_seed([
             finals(f"x{scale:g}", shape, model, winners[shape], search.final_seeds,
                    dropout=dropouts[shape], forget_bias=winners[shape]["forget_bias"],

@@ -9,6 +9,9 @@
                      depth's difference across budgets (``verdict.slope``)
 ``deep_summary``     depth 8, plain against residual: each shape's final runs, their training
                      curves and how much gradient reached layer 1
+``check_summary``    above the reference budget, each budget's dropout check: what each shape
+                     scored at each dropout, what the rule gave and what the check chose; and
+                     the final runs the rule's dropout trained before its check
 ``complete``         names the groups whose runs are all in
 """
 
@@ -171,3 +174,33 @@ def deep_summary(runs: list, records: dict) -> dict:
             "stopping": {k: config[k] for k in ("patience", "eval_every")},
             "residual_minus_plain": compare(residual["test_bpc"]["values"],
                                             plain["test_bpc"]["values"]).as_dict()}
+
+
+def check_summary(runs: list, records: dict, decided: dict, every: dict) -> dict:
+    """Each decided dropout check (``decided["checked"]``), by budget group: per shape the
+    dropout the rule gave, each trial (dropout, validation bpc, steps, why it stopped) and the
+    dropout chosen; and, in ``superseded``, the final runs of that budget that the plan no
+    longer holds (``every``: all the study's records), trained with the rule's dropout before
+    the check, by configuration: their seeds' validation and test bpc."""
+    planned = {run.name for run in runs}
+    out = {}
+    for group, chosen in decided["checked"].items():
+        trials = [run for run in runs if run.group == "C" + group[1:]]
+        shapes = {}
+        for shape, dropout in chosen.items():
+            mine = [run for run in trials if run.shape == shape]
+            shapes[shape] = {
+                "rule": max(run.job.model.dropout for run in mine), "chosen": dropout,
+                "trials": [{"dropout": run.job.model.dropout, "val_bpc": rec["val_bpc"],
+                            "steps": rec["steps"], "stopped": rec["history"]["stopped"]}
+                           for run in mine for rec in [records[run.name]]]}
+        superseded: dict[str, dict] = {}
+        for name, rec in sorted(every.items()):
+            if rec.get("group") == group and name not in planned:
+                config = superseded.setdefault(name.rsplit("-s", 1)[0],
+                                               {"dropout": rec["config"]["model"]["dropout"],
+                                                "val_bpc": [], "test_bpc": []})
+                config["val_bpc"].append(rec["val_bpc"])
+                config["test_bpc"].append(rec["test_bpc"])
+        out[group] = {"shapes": shapes, "superseded": superseded}
+    return out
