@@ -44,7 +44,7 @@ def test_stage_a_is_the_same_grid_for_every_shape_on_validation_only():
     assert all(b / a == pytest.approx(rates[1] / rates[0], rel=0.05)
                for a, b in pairwise(rates))   # log-spaced
     assert decided == {"winners": dict.fromkeys(tuned.shapes(base_job(VOCAB), SEARCH)),
-                       "cap": None}
+                       "cap": None, "checked": {}}
 
 
 @pytest.mark.parametrize("fourth, kept", [(0.019, 4), (0.021, 3)])
@@ -142,8 +142,9 @@ def test_above_the_reference_budget_a_check_on_validation_sets_dropout_before_an
     half = _checks_done(dict(records), lambda run: prefers(run, 0.3, 0.2))
     del half[next(n for n in half if n.startswith("C2-L3"))]
     assert not _by(tuned.plan(VOCAB, half)[0], "x2")     # one shape's check is not in yet
-    runs, _ = tuned.plan(VOCAB, _checks_done(dict(records),
-                                             lambda run: prefers(run, 0.3, 0.2)))
+    runs, decided = tuned.plan(VOCAB, _checks_done(dict(records),
+                                                   lambda run: prefers(run, 0.3, 0.2)))
+    assert decided["checked"]["x2"] == {tuned.WIDE: 0.3, tuned.RESIDUAL: 0.2}
     x2 = _by(runs, "x2")
     assert {(r.shape, r.job.model.dropout) for r in x2} == {(tuned.WIDE, 0.3),
                                                             (tuned.RESIDUAL, 0.2)}
