@@ -192,6 +192,12 @@ def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
     assert set(verdicts) == {"ahead"} and table.count("| ahead |") == len(verdicts)
     for layout in ("", ".phone"):
         assert (tmp_path / f"docs/generated/figures/tuned_verdict{layout}.svg").is_file()
+    check = (tmp_path / "docs/generated/partials/tuned_check.md").read_text()
+    rows = [line.split(" | ")[1:] for line in check.splitlines() if "| 2× |" in line]
+    assert len(rows) == sum(len(c["trials"]) for c in v["checks"]["x2"]["shapes"].values()) == 4
+    # each shape: one row the rule gave, one the check chose (here the winner's dropout, 0.2)
+    assert sorted((row[1], row[-1].strip(" |")) for row in rows) == [
+        ("0.2", "chosen"), ("0.2", "chosen"), ("0.3", "the rule's"), ("0.3", "the rule's")]
 
 
 def test_the_verdict_shows_each_budget_once_all_its_runs_are_in(tmp_path):

@@ -6,7 +6,11 @@ generated/partials/tuned_verdict.md   budget x shape: test bpc over the seeds, t
 generated/figures/tuned_verdict.svg   test bpc against whole-model parameters with 95 %
                                       intervals; beside it each deeper shape's difference to
                                       the wide layer, the margin of equivalence shaded
-generated/data/tuned_verdict.json     the summary (``tuned_summary.verdict_summary``)
+generated/partials/tuned_check.md     above the reference budget, each shape's dropout check:
+                                      validation bpc at every dropout tried, the rule's and
+                                      the chosen (only once a checked budget is shown)
+generated/data/tuned_verdict.json     the summary (``tuned_summary.verdict_summary``), with
+                                      the checks of the budgets shown (``check_summary``)
 
 The study lands run by run over days. A budget of ``tuned_records.SHOWN`` is shown once every
 one of its runs is in, never in part; the reference budget must be in. The data names the
@@ -32,7 +36,7 @@ from scripts.generation.markdown import NBSP, fmt_int, fmt_signed, header_commen
 from scripts.generation.tuned_records import DATA, SHOWN, load
 from scripts.generation.write import Output
 from scripts.study import tuned
-from scripts.study.tuned_summary import complete, verdict_summary
+from scripts.study.tuned_summary import check_summary, complete, verdict_summary
 from scripts.study.verdict import MARGIN
 
 __all__ = ["DATA", "run"]
@@ -62,8 +66,7 @@ def table_md(v: dict, reference_params: int, cap: int) -> str:
     for budget in v["budgets"]:
         for shape, c in budget["shapes"].items():
             vs = budget["versus_wide"].get(shape)
-            rows.append([f"{c['layers']}{NBSP}×{NBSP}{c['hidden']}"
-                         + (", residual" if c["residual"] else ""), f"{budget['scale']:g}",
+            rows.append([_model(c), f"{budget['scale']:g}",
                          "" if vs is None else WORDS[vs["verdict"]],
                          "" if vs is None else _interval(vs),
                          f"{c['test_bpc']['mean']:.3f}{NBSP}±{NBSP}{c['test_bpc']['sd']:.3f}"
@@ -83,6 +86,34 @@ def table_md(v: dict, reference_params: int, cap: int) -> str:
               "needed fewer bits on: "
               + "; ".join(f"{shape} at {scale:g}×, {k} of {len(plays)}"
                           for scale, shape, k in agree) + ".\n{ .figure-note }\n")
+
+
+def _model(c: dict) -> str:
+    return f"{c['layers']}{NBSP}×{NBSP}{c['hidden']}" + (", residual" if c["residual"] else "")
+
+
+def check_md(checks: dict) -> str:
+    """A row per model and dropout tried: its validation bpc, and whether the rule gave it and
+    the check chose it."""
+    header = ["Model", "Budget", "Dropout", "Validation bpc", "Steps", ""]
+    rows, superseded = [], []
+    for group, check in checks.items():
+        for c in check["shapes"].values():
+            for t in c["trials"]:
+                marks = [word for word, d in (("the rule's", c["rule"]), ("chosen", c["chosen"]))
+                         if t["dropout"] == d]
+                rows.append([_model(c), group[1:] + "×", f"{t['dropout']:g}",
+                             f"{t['val_bpc']:.3f}", fmt_int(t["steps"]), ", ".join(marks)])
+        superseded += [f"{fmt_int(len(s['val_bpc']))} of {name.split('-d')[0]} at {group[1:]}×"
+                       f" (dropout {s['dropout']:g}, validation bpc {np.mean(s['val_bpc']):.3f})"
+                       for name, s in check["superseded"].items()]
+    note = ("Seed 0, validation plays; each run to the stopping rule. The final runs take the "
+            "dropout with the lowest validation bpc.")
+    if superseded:
+        note += (" Before the check, the rule's dropout had trained these final runs, which "
+                 "the verdict leaves out: " + "; ".join(superseded) + ".")
+    return (header_comment(__name__) + md_table(header, rows, "lrrrrl")
+            + "\n" + note + "\n{ .figure-note }\n")
 
 
 def verdict_figure(plt, v: dict, phone: bool):
@@ -134,7 +165,12 @@ def run(out: Output) -> None:
     v = verdict_summary(study.runs, study.records, groups)
     # the reference budget is three layers of 128's, in the one-recipe study's unit too
     reference = next(b for b in v["budgets"] if b["scale"] == 1.0)["shapes"][tuned.RESIDUAL]
-    out.json("generated/data/tuned_verdict.json", {**v, "cap": study.decided["cap"]})
+    checks = {g: c for g, c in check_summary(study.runs, study.records, study.decided,
+                                             study.every).items() if g in groups}
+    out.json("generated/data/tuned_verdict.json", {**v, "cap": study.decided["cap"],
+                                                   "checks": checks})
+    if checks:
+        out.text("generated/partials/tuned_check.md", check_md(checks))
     out.text("generated/partials/tuned_verdict.md",
              table_md(v, reference["params"], study.decided["cap"]))
     plt = mpl()

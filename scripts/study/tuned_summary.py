@@ -189,7 +189,10 @@ def check_summary(runs: list, records: dict, decided: dict, every: dict) -> dict
         shapes = {}
         for shape, dropout in chosen.items():
             mine = [run for run in trials if run.shape == shape]
+            model = mine[0].job.model
             shapes[shape] = {
+                "layers": model.num_layers, "hidden": model.hidden_size,
+                "residual": model.residual,
                 "rule": max(run.job.model.dropout for run in mine), "chosen": dropout,
                 "trials": [{"dropout": run.job.model.dropout, "val_bpc": rec["val_bpc"],
                             "steps": rec["steps"], "stopped": rec["history"]["stopped"]}
