@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from claim_sources import generated, page_text
+from claim_sources import generated
 
 from scripts.study import tuned
 from scripts.study.plan import base_job
@@ -59,10 +59,32 @@ def test_more_dropout_scored_worse_for_both_shapes(search):
 
 
 def test_the_notes_counts_are_the_plans():
-    """"fresh seeds (five each for the wide layer and the residual stack)", "four levels of
-    dropout"."""
-    note = page_text("10-verdict.md")
+    """"the two shapes the verdict compares have five seeds each, the plain stack three",
+    fresh; "The winner tries four levels of dropout"."""
     search = tuned.Search()
-    assert len(search.final_seeds) == 5 and "five each for the wide layer" in note
+    assert len(search.final_seeds) == 5 and len(search.few_seeds) == 3
     assert not set(search.final_seeds) & {search.seed}
-    assert len(search.dropouts) == 4 and "four levels of dropout" in note
+    assert len(search.dropouts) == 4
+
+
+def test_the_searchs_closest_call_lies_within_the_seeds_spread(search):
+    """"Its closest call, the residual stack's best three settings in A2, lies within the
+    spread of its final runs' validation scores over seeds"."""
+    spans = {}
+    for shape in search["winners"]:
+        best = sorted(t["val_bpc"] for t in _stage(search, "A2", shape))[:3]
+        spans[shape] = best[-1] - best[0]
+    assert min(spans, key=spans.get) == tuned.RESIDUAL
+    finals = generated("data/tuned_verdict.json")["budgets"]
+    seeds = next(b for b in finals if b["group"] == "x1")["shapes"][tuned.RESIDUAL]
+    assert spans[tuned.RESIDUAL] < max(seeds["val_bpc"]["values"]) - min(seeds["val_bpc"]["values"])
+
+
+def test_a_forget_bias_of_one_ran_to_a2_for_every_shape_and_lost_there(search):
+    """"A forget-gate bias of one also ran to 4,000 steps in A2, for every shape, and lost
+    there too"."""
+    for shape, w in search["winners"].items():
+        a2 = _stage(search, "A2", shape)
+        one = [t["val_bpc"] for t in a2 if t["forget_bias"] == 1.0]
+        assert one and w["forget_bias"] is None
+        assert min(one) > min(t["val_bpc"] for t in a2)

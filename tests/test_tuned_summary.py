@@ -169,6 +169,28 @@ def test_the_search_generator_writes_its_table_figure_and_data(tmp_path):
     plt.close(fig)
 
 
+def test_the_search_table_gives_each_stage_the_winning_settings_own_score():
+    """A row's stage scores are its chosen settings' (not the stage's best, which another
+    rate or bias may hold after a short run)."""
+    def trial(stage, lr, fb, dropout, val):
+        return {"stage": stage, "shape": tuned.WIDE, "lr": lr, "forget_bias": fb,
+                "dropout": dropout, "val_bpc": val, "planned": True}
+
+    summary = {"winners": {tuned.WIDE: {"lr": 9e-3, "forget_bias": None, "dropout": 0.0}},
+               "trials": [trial("A", 5.8e-3, None, 0.1, 2.20), trial("A", 9e-3, None, 0.1, 2.25),
+                          trial("A", 9e-3, 1.0, 0.1, 2.21), trial("A2", 5.8e-3, None, 0.1, 2.12),
+                          trial("A2", 9e-3, None, 0.1, 2.10), trial("B", 9e-3, None, 0.1, 2.04),
+                          trial("B", 9e-3, None, 0.0, 2.06)],
+               "space": {"rates": [5.8e-3, 9e-3], "first_rates": [5.8e-3, 9e-3],
+                         "forget_biases": [0.0, 1.0], "probe_dropout": 0.1, "keep": 3,
+                         "keep_within": 0.02, "dropouts": [0.0, 0.1], "cap_factor": 1.3,
+                         "cap_quantile": 90.0},
+               "cap": 10_000}
+    row = next(line for line in tuned_search.table_md(summary).splitlines()
+               if line.startswith(f"| {tuned.WIDE}"))
+    assert row.split(" | ")[-3:] == ["2.250", "2.100", "2.060 |"]
+
+
 def test_the_search_generator_refuses_an_incomplete_search(tmp_path):
     _, records, _ = _study()
     b = next(name for name in records if name.startswith("B-"))

@@ -30,14 +30,14 @@ def test_tuned_at_the_reference_budget_residual_depth_is_ahead_and_plain_depth_b
 
 
 def test_the_lead_is_small_and_the_two_studies_do_not_disagree(study, verdict):
-    """"The lead is small: inside the ±0.025 bpc margin that §01 sets for equivalence"; the
-    note: "Under the one recipe, the residual stack's difference from the wide
-    layer was smaller, and its three seeds could not resolve it; each study's estimate lies
-    inside the other's 95 % interval"."""
+    """"The lead is small: its estimate lies inside the ±0.025 bpc margin for equivalence
+    (§01), though its interval reaches past it"; the note: "The two studies do not
+    disagree: each study's estimate lies inside the other's 95 % interval" (the one recipe's
+    three seeds could not resolve its smaller difference)."""
     tuned_x1 = _at(verdict, "x1")["versus_wide"][tuned.RESIDUAL]
     one_recipe = next(b for b in study["scale"]["lstm"]
                       if b["scale"] == 1.0)["versus_wide"][tuned.RESIDUAL]
-    assert abs(tuned_x1["diff"]) < MARGIN == tuned_x1["margin"]
+    assert abs(tuned_x1["diff"]) < MARGIN == tuned_x1["margin"] < -tuned_x1["ci95"][0]
     assert one_recipe["verdict"] == "not resolved"
     assert abs(one_recipe["diff"]) < abs(tuned_x1["diff"])
     for a, b in ((tuned_x1, one_recipe), (one_recipe, tuned_x1)):
@@ -45,7 +45,7 @@ def test_the_lead_is_small_and_the_two_studies_do_not_disagree(study, verdict):
 
 
 def test_the_final_runs_read_fresh_seeds_and_stopped_before_the_cap(verdict):
-    """"then trained from seeds the search never used"; "the step cap is one that no run
+    """"then trained on fresh seeds"; "the step cap is one that no run
     reached"."""
     search_seed = tuned.Search().seed
     for c in _at(verdict, "x1")["shapes"].values():
@@ -63,8 +63,8 @@ def test_the_seeds_are_the_plans(verdict):
 
 
 def test_only_the_reference_budget_is_in(verdict):
-    """"at one budget" (home, §10, §12); "The tuned runs at a quarter, half and twice this
-    budget are still training": when more land, the pages' verdict is due again."""
+    """"at one budget" (home, §10, §12); "the tuned runs at other budgets are still training"
+    (§10, home): when more land, the pages' verdict is due again."""
     assert [b["group"] for b in verdict["budgets"]] == ["x1"]
 
 
@@ -89,3 +89,18 @@ def test_tuning_narrowed_the_plain_deficit_a_little_and_plain_underfits(study, v
     assert 0 < one_recipe["diff"] - tuned_gap["diff"] < tuned_gap["diff"] / 2
     shapes = x1["shapes"]
     assert shapes[tuned.PLAIN]["train_bpc"]["mean"] > shapes[tuned.WIDE]["train_bpc"]["mean"]
+
+
+def test_tuning_barely_moved_the_scores_and_more_seeds_resolved_the_gap(study, verdict):
+    """The note: "Tuning barely moved either shape's score at this budget [each by less than
+    a third of the gap it resolved]. What resolved their difference is five seeds a side, and
+    the wide layer's smaller spread over them" (the numbers are registered)."""
+    x1 = _at(verdict, "x1")
+    one = next(b for b in study["scale"]["lstm"] if b["scale"] == 1.0)
+    gap, before = x1["versus_wide"][tuned.RESIDUAL], one["versus_wide"][tuned.RESIDUAL]
+    for shape in (tuned.WIDE, tuned.RESIDUAL):
+        moved = x1["shapes"][shape]["test_bpc"]["mean"] - one["shapes"][shape]["test_bpc"]["mean"]
+        assert abs(moved) < abs(gap["diff"]) / 3
+    wide_sd = [s["shapes"][tuned.WIDE]["test_bpc"]["sd"] for s in (x1, one)]
+    assert wide_sd[0] < wide_sd[1] / 2
+    assert gap["ci95"][1] - gap["ci95"][0] < (before["ci95"][1] - before["ci95"][0]) / 2

@@ -184,6 +184,16 @@ def tuned_verdict() -> dict:
     return _READ["verdict"]
 
 
+def tuned_final(shape: str, group: str = "x1") -> dict:
+    """The tuned study at budget ``group``: ``shape``'s final runs (``tuned_summary.final``)."""
+    return next(b for b in tuned_verdict()["budgets"] if b["group"] == group)["shapes"][shape]
+
+
+def one_recipe_final(shape: str, scale: float = 1.0) -> dict:
+    """The one-recipe study at ``scale`` x the budget: ``shape``'s runs."""
+    return next(b for b in one_recipe()["scale"]["lstm"] if b["scale"] == scale)["shapes"][shape]
+
+
 def tuned_versus_wide(shape: str, group: str = "x1") -> dict:
     """The tuned study at budget ``group``: ``shape`` against the one wide layer."""
     return next(b for b in tuned_verdict()["budgets"]

@@ -17,6 +17,7 @@ from scripts.generation import charlm_facts as facts
 from scripts.generation.write import Output
 from scripts.study.plan import SHAPES
 from scripts.study.summary import LATE_WINDOW
+from scripts.study.tuned import Search
 from scripts.study.tuned_summary import NEAR_BEST
 from scripts.study.verdict import EQUIVALENCE_LEVEL, LEVEL, MARGIN
 from stacklib.params import count_params, param_breakdown
@@ -215,6 +216,8 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "0.001": ((VERDICT,), lambda: facts.scale_gain_past_cap(WIDE)),
     # §10 "The same search for every shape": how close to its best a rate must come
     "0.03": ((VERDICT,), lambda: f"{NEAR_BEST:g}"),
+    # ... and how long stage A2's runs were
+    "4,000": ((VERDICT,), lambda: _int(Search().a2_steps)),
     # the tuned study at the reference budget (§10 "Each shape tuned", home, §12): the residual
     # stack against the wide layer with its 95 % interval; the plain stack's difference
     "0.019": ((VERDICT, SUMMARY), lambda: _dec3(-facts.tuned_versus_wide(RESIDUAL)["diff"])),
@@ -222,6 +225,14 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "-0.004": ((VERDICT,), lambda: _dec3(facts.tuned_versus_wide(RESIDUAL)["ci95"][1])),
     "0.116": ((VERDICT,), lambda: _dec3(facts.tuned_versus_wide(PLAIN3)["diff"])),
     "0.142": ((VERDICT,), lambda: _dec3(facts.scale_versus_wide(1.0, PLAIN3)["diff"])),
+    # ... each shape's test bpc, one recipe against tuned; the plain stack's and the wide
+    # layer's training bpc, tuned
+    "2.157": ((VERDICT,), lambda: _dec3(facts.one_recipe_final(WIDE)["test_bpc"]["mean"])),
+    "2.159": ((VERDICT,), lambda: _dec3(facts.tuned_final(WIDE)["test_bpc"]["mean"])),
+    "2.146": ((VERDICT,), lambda: _dec3(facts.one_recipe_final(RESIDUAL)["test_bpc"]["mean"])),
+    "2.140": ((VERDICT,), lambda: _dec3(facts.tuned_final(RESIDUAL)["test_bpc"]["mean"])),
+    "1.97": ((VERDICT,), lambda: f"{facts.tuned_final(PLAIN3)['train_bpc']['mean']:.2f}"),
+    "1.83": ((VERDICT,), lambda: f"{facts.tuned_final(WIDE)['train_bpc']['mean']:.2f}"),
     # §09 "Eight layers, trained to the end": 10⁻¹² and Adam's ε = 10⁻⁸
     "-12": ((VANISH,), facts.plain_deep_layer1_ceiling),
     "-8": ((VANISH,), facts.adam_eps_exponent),

@@ -42,33 +42,38 @@ def _bias(b) -> str:
     return "torch's (≈" + NBSP + "0)" if not b else f"{b:g}"
 
 
+def _winner_score(s: dict, shape: str, stage: str) -> float | None:
+    """The validation bpc of ``shape``'s winning settings in ``stage`` (A and A2: its rate and
+    forget-gate bias; B: its dropout too). None for a stage the shape did not run."""
+    w = s["winners"][shape]
+    return next((t["val_bpc"] for t in s["trials"]
+                 if t["stage"] == stage and t["shape"] == shape and t["planned"]
+                 and t["lr"] == w["lr"] and t["forget_bias"] == w["forget_bias"]
+                 and (stage != "B" or t["dropout"] == w["dropout"])), None)
+
+
 def table_md(s: dict) -> str:
     header = ["Shape", "Learning rate", "Forget-gate bias", "Dropout", "A (1,500 steps)",
               "A2 (4,000)", "B (to the stop)"]
-    rows = []
-    for shape, w in s["winners"].items():
-        best = {stage: min((t["val_bpc"] for t in s["trials"]
-                            if t["stage"] == stage and t["shape"] == shape and t["planned"]),
-                           default=None)
-                for stage in ("A", "A2", "B")}
-        rows.append([shape, f"{w['lr']:g}", _bias(w["forget_bias"]), f"{w['dropout']:g}"]
-                    + ["the residual stack's" if v is None else f"{v:.3f}"
-                       for v in best.values()])
+    rows = [[shape, f"{w['lr']:g}", _bias(w["forget_bias"]), f"{w['dropout']:g}"]
+            + ["the residual stack's" if v is None else f"{v:.3f}"
+               for v in (_winner_score(s, shape, stage) for stage in ("A", "A2", "B"))]
+            for shape, w in s["winners"].items()]
     return header_comment(__name__) + md_table(header, rows) + "\n" + _note(s) + "\n"
 
 
 def _note(s: dict) -> str:
     space = s["space"]
     grown = ("" if space["rates"] == space["first_rates"] else
-             f" ({len(space['first_rates'])}, then one more at an edge while a shape's A2 "
-             "winner sat on it)")
+             f" (the first {len(space['first_rates'])}, and one added at the edge where a "
+             "shape's best rate sat)")
     aside = sum(not t["planned"] for t in s["trials"])
     sentences = [
-        "Best validation bpc of each stage, seed 0.",
-        f"A: {len(space['rates'])} rates{grown} × {len(space['forget_biases'])} forget-gate "
-        f"biases, dropout {space['probe_dropout']:g}.",
-        f"A2: the best {space['keep']} of A (one more within "
-        f"{space['keep_within']:g}{NBSP}bpc).",
+        "Each shape's chosen settings and their validation bpc at each stage, seed 0.",
+        f"A: {len(space['rates'])} learning rates{grown} × {len(space['forget_biases'])} "
+        f"forget-gate biases, dropout {space['probe_dropout']:g}.",
+        f"A2: A's best {space['keep']} settings, run longer ({space['keep'] + 1} when the next "
+        f"came within {space['keep_within']:g}{NBSP}bpc of the best).",
         "B: dropout " + ", ".join(f"{d:g}" for d in space["dropouts"])
         + ", each until validation stopped improving.",
         f"The final runs stop at {fmt_int(s['cap'])} steps at most: {space['cap_factor']:g} × "

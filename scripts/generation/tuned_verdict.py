@@ -76,7 +76,11 @@ def table_md(v: dict, reference_params: int, cap: int) -> str:
     agree = [(b["scale"], shape, sum(s < 0 for s in vs["plays"].values()))
              for b in v["budgets"] for shape, vs in b["versus_wide"].items()]
     return (header_comment(__name__) + md_table(header, rows, "lrlrrr")
-            + "\nTest bpc: mean ± sample standard deviation (seeds in brackets). *Minus the "
+            + "\nBudget: within one, the shapes' LSTM parameters match within "
+              f"{100 * tuned.Search().tolerance:g}{NBSP}%; whole models differ a little more, as "
+              "the "
+              "readout grows with the width. "
+              "Test bpc: mean ± sample standard deviation (seeds in brackets). *Minus the "
               "wide layer's*: below zero, the deeper shape needed fewer bits. *Ahead* or "
               "*behind* only when the 95 % interval excludes zero; *equivalent* when the 90 % "
               f"interval lies within ±{MARGIN:g}{NBSP}bpc, a margin set before the runs; "
