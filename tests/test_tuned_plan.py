@@ -113,42 +113,63 @@ def test_final_runs_use_fresh_seeds_the_winners_and_the_stated_dropout_rule():
     for scale in SEARCH.budgets:
         group = _by(finals, f"x{scale:g}")
         assert len(group) == 10 and {r.job.model.num_layers for r in group} == {1, 3}
-        # below the reference budget the rule's dropout; above it the check's (0.2 scores best)
+        # below the reference budget the rule's dropout; above it the check's (0.2 and the
+        # winner's rate score best)
         expected = tuned.dropout_at(0.2, scale, 0.1) if scale < 1 else 0.2
-        assert {r.job.model.dropout for r in group} == {expected}
+        assert {(r.job.model.dropout, r.job.train.lr) for r in group} == {(expected, 9e-3)}
     assert tuned.dropout_at(0.2, 2.0, 0.1) == pytest.approx(0.3)
     assert tuned.dropout_at(0.2, 0.25, 0.1) == 0.0            # never below 0
     names = [r.name for r in runs]
     assert len(names) == len(set(names))
 
 
-def test_above_the_reference_budget_a_check_on_validation_sets_dropout_before_any_final_run():
+def test_above_the_reference_budget_a_check_on_validation_sets_the_settings_first():
     records = _search_done()
     runs, decided = tuned.plan(VOCAB, records)
     assert not _by(runs, "x2") and not _by(runs, "x4") and _by(runs, "x0.5")
     for scale, levels in ((2, [0.2, 0.3]), (4, [0.2, 0.3, 0.4])):
-        check = _by(runs, f"C{scale}")
+        check = _by(runs, f"C{scale}")     # first the dropouts, at the winner's rate
         assert len(check) == 2 * len(levels)               # the wide and the residual stack
-        assert {r.job.model.num_layers for r in check} == {1, 3}
         for shape in (tuned.WIDE, tuned.RESIDUAL):
-            assert [r.job.model.dropout for r in check if r.shape == shape] == levels
+            assert [(r.job.train.lr, r.job.model.dropout) for r in check if r.shape == shape] == [
+                (decided["winners"][shape]["lr"], d) for d in levels]
         assert {(r.job.train.seed, r.job.test, r.job.train.max_steps) for r in check} == {
             (SEARCH.seed, False, decided["cap"])}
 
-    def prefers(run, wide, residual):   # each shape's check prefers its own dropout
-        target = wide if run.shape == tuned.WIDE else residual
-        return 3.0 + abs(run.job.model.dropout - target)
+    def prefers(run, wide, residual):   # each shape's check prefers its own (rate, dropout)
+        lr, dropout = wide if run.shape == tuned.WIDE else residual
+        return 3.0 + abs(run.job.model.dropout - dropout) + abs(math.log(run.job.train.lr / lr))
 
-    half = _checks_done(dict(records), lambda run: prefers(run, 0.3, 0.2))
-    del half[next(n for n in half if n.startswith("C2-L3"))]
+    def score(run):
+        return prefers(run, (5.8e-3, 0.3), (9e-3, 0.2))
+
+    staged = dict(records)
+    for run in _by(tuned.plan(VOCAB, staged)[0], "C2"):
+        staged[run.name] = {"val_bpc": score(run), "steps": 4000}
+    runs, _ = tuned.plan(VOCAB, staged)      # then the rates either side, at the best dropout
+    rates = [r for r in _by(runs, "C2") if r.name not in staged]
+    assert sorted((r.shape, r.job.train.lr, r.job.model.dropout) for r in rates) == sorted([
+        (tuned.WIDE, 5.8e-3, 0.3), (tuned.WIDE, 1.4e-2, 0.3),
+        (tuned.RESIDUAL, 5.8e-3, 0.2), (tuned.RESIDUAL, 1.4e-2, 0.2)])
+    assert not _by(runs, "x2")
+    half = _checks_done(dict(records), score)
+    del half[next(r.name for r in rates if r.shape == tuned.RESIDUAL)]
     assert not _by(tuned.plan(VOCAB, half)[0], "x2")     # one shape's check is not in yet
-    runs, decided = tuned.plan(VOCAB, _checks_done(dict(records),
-                                                   lambda run: prefers(run, 0.3, 0.2)))
-    assert decided["checked"]["x2"] == {tuned.WIDE: 0.3, tuned.RESIDUAL: 0.2}
+    runs, decided = tuned.plan(VOCAB, _checks_done(dict(records), score))
+    assert decided["checked"]["x2"] == {tuned.WIDE: {"lr": 5.8e-3, "dropout": 0.3},
+                                        tuned.RESIDUAL: {"lr": 9e-3, "dropout": 0.2}}
     x2 = _by(runs, "x2")
-    assert {(r.shape, r.job.model.dropout) for r in x2} == {(tuned.WIDE, 0.3),
-                                                            (tuned.RESIDUAL, 0.2)}
-    assert {r.name.rsplit("-s", 1)[0] for r in x2} == {"L1-h395-d0.3", "L3-h185-res-d0.2"}
+    assert {(r.shape, r.job.train.lr, r.job.model.dropout) for r in x2} == {
+        (tuned.WIDE, 5.8e-3, 0.3), (tuned.RESIDUAL, 9e-3, 0.2)}
+    assert {r.name.rsplit("-s", 1)[0] for r in x2} == {"L1-h395-lr0.0058-d0.3",
+                                                       "L3-h185-res-lr0.009-d0.2"}
+
+
+def test_a_checks_rates_are_the_grids_neighbours_and_one_step_past_an_edge():
+    grid = [1.5e-3, 2.3e-3, 3.7e-3]
+    assert tuned._neighbours(2.3e-3, grid, SEARCH.rate_step) == [1.5e-3, 3.7e-3]
+    assert tuned._neighbours(3.7e-3, grid, SEARCH.rate_step) == [2.3e-3, 5.8e-3]
+    assert tuned._neighbours(1.5e-3, grid, SEARCH.rate_step) == [9.6e-4, 2.3e-3]
 
 
 def test_final_runs_come_stage_by_stage_seed_by_seed_the_verdicts_pair_first():

@@ -4,6 +4,7 @@ the search as it ran, and each budget's verdict from the one comparison helper."
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from tuned_scores import complete, search_bpc
@@ -216,10 +217,10 @@ def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
         assert (tmp_path / f"docs/generated/figures/tuned_verdict{layout}.svg").is_file()
     check = (tmp_path / "docs/generated/partials/tuned_check.md").read_text()
     rows = [line.split(" | ")[1:] for line in check.splitlines() if "| 2× |" in line]
-    assert len(rows) == sum(len(c["trials"]) for c in v["checks"]["x2"]["shapes"].values()) == 4
-    # each shape: one row the rule gave, one the check chose (here the winner's dropout, 0.2)
-    assert sorted((row[1], row[-1].strip(" |")) for row in rows) == [
-        ("0.2", "chosen"), ("0.2", "chosen"), ("0.3", "the rule's"), ("0.3", "the rule's")]
+    assert len(rows) == sum(len(c["trials"]) for c in v["checks"]["x2"]["shapes"].values()) == 8
+    # each shape: one row the rule gave, one the check chose
+    marks = [row[-1].strip(" |") for row in rows]
+    assert sorted(m for m in marks if m) == ["chosen"] * 2 + ["the rule's"] * 2
 
 
 def test_the_verdict_shows_each_budget_once_all_its_runs_are_in(tmp_path):
@@ -267,27 +268,33 @@ def test_rates_near_best_take_the_better_forget_bias_and_the_margin():
     assert near_best(trials, 0.03) == {tuned.WIDE: [1e-3, 2e-3, 4e-3], tuned.PLAIN: [1e-3]}
 
 
-def test_a_check_reports_each_dropout_tried_the_choice_and_the_runs_it_superseded():
-    """At 2x the wide layer's check prefers the winner's dropout to the rule's, the residual
-    stack's the rule's: the summary names both, every trial, and the rule's earlier final run
-    of the wide layer, which the plan no longer holds."""
-    def check(run):                       # validation bpc: the wide layer prefers less dropout
-        d = run.job.model.dropout
-        return 2.0 + d if run.shape == tuned.WIDE else 2.0 - d
+def test_a_check_reports_each_setting_tried_the_choice_and_the_runs_it_superseded():
+    """At 2x the wide layer's check prefers the winner's dropout to the rule's and a lower
+    rate, the residual stack's the rule's settings: the summary names the rule's and the
+    chosen settings, every trial, and the rule's earlier final run of the wide layer, which
+    the plan no longer holds."""
+    def check(run):              # validation bpc: the wide layer prefers less dropout, 5.8e-3
+        d, lr = run.job.model.dropout, run.job.train.lr
+        best = 5.8e-3 if run.shape == tuned.WIDE else 9e-3
+        return (2.0 + (d if run.shape == tuned.WIDE else -d)
+                + abs(math.log(lr / best)))
 
     runs, records, decided = _study(check=check)
-    rule = {s: decided["winners"][s]["dropout"] + 0.1 for s in (tuned.WIDE, tuned.RESIDUAL)}
     c = check_summary(runs, records, decided, records)["x2"]
     wide, residual = c["shapes"][tuned.WIDE], c["shapes"][tuned.RESIDUAL]
-    assert wide["rule"] == pytest.approx(rule[tuned.WIDE]) and wide["chosen"] == 0.2
-    assert residual["chosen"] == residual["rule"] == pytest.approx(rule[tuned.RESIDUAL])
-    assert [(t["dropout"], t["val_bpc"]) for t in wide["trials"]] == [
-        (0.2, pytest.approx(2.2)), (pytest.approx(0.3), pytest.approx(2.3))]
+    assert wide["rule"] == {"lr": 9e-3, "dropout": pytest.approx(0.3)}
+    assert wide["chosen"] == {"lr": 5.8e-3, "dropout": 0.2}
+    assert residual["chosen"] == residual["rule"] == {"lr": 9e-3, "dropout": pytest.approx(0.3)}
+    assert [(t["lr"], t["dropout"]) for t in wide["trials"]] == [
+        (9e-3, 0.2), (9e-3, pytest.approx(0.3)), (5.8e-3, 0.2), (1.4e-2, 0.2)]
+    assert [t["val_bpc"] for t in wide["trials"]] == [check(r) for r in runs
+                                                      if r.group == "C2" and r.shape == tuned.WIDE]
     assert not c["superseded"]
     final = next(r for r in runs if r.group == "x2" and r.shape == tuned.WIDE)
-    stale = final.name.replace("-d0.2-", "-d0.3-")          # the rule's run, before the check
-    every = {**records, stale: {**records[final.name], "config": {"model": {"dropout": 0.3}}}}
+    stale = final.name.replace("-lr0.0058-d0.2-", "-lr0.009-d0.3-")  # the rule's, before
+    every = {**records, stale: {**records[final.name],
+                                "config": {"lr": 9e-3, "model": {"dropout": 0.3}}}}
     c = check_summary(runs, records, decided, every)["x2"]
     assert c["superseded"] == {stale.rsplit("-s", 1)[0]: {
-        "dropout": 0.3, "val_bpc": [records[final.name]["val_bpc"]],
+        "lr": 9e-3, "dropout": 0.3, "val_bpc": [records[final.name]["val_bpc"]],
         "test_bpc": [records[final.name]["test_bpc"]]}}

@@ -6,9 +6,10 @@ generated/partials/tuned_verdict.md   budget x shape: test bpc over the seeds, t
 generated/figures/tuned_verdict.svg   test bpc against whole-model parameters with 95 %
                                       intervals; beside it each deeper shape's difference to
                                       the wide layer, the margin of equivalence shaded
-generated/partials/tuned_check.md     above the reference budget, each shape's dropout check:
-                                      validation bpc at every dropout tried, the rule's and
-                                      the chosen (only once a checked budget is shown)
+generated/partials/tuned_check.md     above the reference budget, each shape's check of its
+                                      carried settings: validation bpc at every rate and
+                                      dropout tried, the rule's and the chosen (only once a
+                                      checked budget is shown)
 generated/data/tuned_verdict.json     the summary (``tuned_summary.verdict_summary``), with
                                       the checks of the budgets shown (``check_summary``)
 
@@ -97,26 +98,28 @@ def _model(c: dict) -> str:
 
 
 def check_md(checks: dict) -> str:
-    """A row per model and dropout tried: its validation bpc, and whether the rule gave it and
-    the check chose it."""
-    header = ["Model", "Budget", "Dropout", "Validation bpc", "Steps", ""]
+    """A row per model and settings tried: its validation bpc, and whether the rule gave them
+    and the check chose them."""
+    header = ["Model", "Budget", "Learning rate", "Dropout", "Validation bpc", "Steps", ""]
     rows, superseded = [], []
     for group, check in checks.items():
         for c in check["shapes"].values():
             for t in c["trials"]:
-                marks = [word for word, d in (("the rule's", c["rule"]), ("chosen", c["chosen"]))
-                         if t["dropout"] == d]
-                rows.append([_model(c), group[1:] + "×", f"{t['dropout']:g}",
+                settings = {"lr": t["lr"], "dropout": t["dropout"]}
+                marks = [word for word, s in (("the rule's", c["rule"]), ("chosen", c["chosen"]))
+                         if s == settings]
+                rows.append([_model(c), group[1:] + "×", f"{t['lr']:g}", f"{t['dropout']:g}",
                              f"{t['val_bpc']:.3f}", fmt_int(t["steps"]), ", ".join(marks)])
-        superseded += [f"{fmt_int(len(s['val_bpc']))} of {name.split('-d')[0]} at {group[1:]}×"
-                       f" (dropout {s['dropout']:g}, validation bpc {np.mean(s['val_bpc']):.3f})"
-                       for name, s in check["superseded"].items()]
-    note = ("Seed 0, validation plays; each run to the stopping rule. The final runs take the "
-            "dropout with the lowest validation bpc.")
+        superseded += [f"{fmt_int(len(s['val_bpc']))} of {name.split('-lr')[0]} at {group[1:]}×"
+                       f" (rate {s['lr']:g}, dropout {s['dropout']:g}; validation bpc "
+                       f"{np.mean(s['val_bpc']):.3f})" for name, s in check["superseded"].items()]
+    note = ("Seed 0, validation plays; each run to the stopping rule. First the dropouts at the "
+            "search's rate, then the rates either side at the best of them. The final runs take "
+            "the settings with the lowest validation bpc.")
     if superseded:
-        note += (" Before the check, the rule's dropout had trained these final runs, which "
+        note += (" Before the check, the rule's settings had trained these final runs, which "
                  "the verdict leaves out: " + "; ".join(superseded) + ".")
-    return (header_comment(__name__) + md_table(header, rows, "lrrrrl")
+    return (header_comment(__name__) + md_table(header, rows, "lrrrrrl")
             + "\n" + note + "\n{ .figure-note }\n")
 
 

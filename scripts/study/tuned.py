@@ -35,10 +35,12 @@ x4      four times the budget, where the compute allows
 
 At the other budgets each shape keeps its rate and forget bias, and dropout follows a rule
 stated before any final run: 0.1 more per doubling of the budget, 0.1 less per halving, never
-below 0. Above the reference budget the rule is checked before the final runs (stage C2 for
-2x, C4 for 4x): each shape, on the search's seed, with every dropout from its winner's up to
-the rule's in steps of 0.1, each run to the stopping rule under the final cap; the lowest
-validation bpc picks the final runs' dropout, which their names then carry ("L1-h395-d0-s1").
+below 0. Above the reference budget the carried settings are checked before the final runs
+(stage C2 for 2x, C4 for 4x), on the search's seed, each run to the stopping rule under the
+final cap: first every dropout from the winner's up to the rule's, in steps of 0.1, at the
+winner's rate; then, at the best of those, the rates one grid step below and above the
+winner's. The lowest validation bpc picks the final runs' rate and dropout, which their names
+then carry ("L1-h395-lr0.0058-d0-s1").
 """
 
 from __future__ import annotations
@@ -223,7 +225,7 @@ def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | 
          ) -> tuple[list[Run], dict]:
     """Every run that can be planned from ``records`` (name -> record of the runs done), in
     the study's order, and what the search decided so far: {"winners", "cap", "checked"}
-    ("checked": budget group -> shape -> the dropout its check chose). Call it again
+    ("checked": budget group -> shape -> the rate and dropout its check chose). Call it again
     as records land: each stage appears once the one before it is complete."""
     base = base or base_job(vocab_size)
     runs, winners = _search_runs(search, base, records)
@@ -260,18 +262,22 @@ def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | 
         deep.append(finals("deep", name, model, w, search.few_seeds, dropout=w["dropout"],
                            forget_bias=search.deep_forget_bias))
     runs += _seed_by_seed(deep)
+    grid = sorted({run.job.train.lr for run in runs if run.group == "A"})
     for scale in search.budgets:
-        check, dropouts = checked_dropouts(search, base, records, winners, scale, cap)
+        check, settings = checked_settings(search, base, records, winners, grid, scale, cap)
         runs += check
-        if any(d is None for d in dropouts.values()):
+        if any(c is None for c in settings.values()):
             continue  # the budget's final runs wait for every shape's check
         if check:
-            decided["checked"][f"x{scale:g}"] = dropouts
-        runs += _seed_by_seed([
-            finals(f"x{scale:g}", shape, model, winners[shape], search.final_seeds,
-                   dropout=dropouts[shape], forget_bias=winners[shape]["forget_bias"],
-                   suffix=f"-d{dropouts[shape]:g}" if check else "")
-            for shape, model in shapes(base, search, scale).items()])
+            decided["checked"][f"x{scale:g}"] = settings
+        budget = []
+        for shape, model in shapes(base, search, scale).items():
+            c = settings[shape]
+            budget.append(finals(f"x{scale:g}", shape, model, {**winners[shape], "lr": c["lr"]},
+                                 search.final_seeds, dropout=c["dropout"],
+                                 forget_bias=winners[shape]["forget_bias"],
+                                 suffix=f"-lr{c['lr']:g}-d{c['dropout']:g}" if check else ""))
+        runs += _seed_by_seed(budget)
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
@@ -279,30 +285,50 @@ def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | 
     return runs, decided
 
 
-def checked_dropouts(search: Search, base: Job, records: dict, winners: dict, scale: float,
-                     cap: int) -> tuple[list[Run], dict]:
-    """Each shape's dropout at ``scale`` times the budget: (the check's runs, {shape: dropout,
-    or None while its check is incomplete}). At or below the reference budget, the rule's; above
-    it, the best on validation of the check's runs (the module's docstring)."""
+def _neighbours(lr: float, grid: list[float], step: float) -> list[float]:
+    """The rates one step below and above ``lr`` on the search's ``grid`` (one log-step past
+    its edge when ``lr`` sits on it)."""
+    i = grid.index(lr)
+    return [grid[i - 1] if i > 0 else _two_digits(lr / step),
+            grid[i + 1] if i + 1 < len(grid) else _two_digits(lr * step)]
+
+
+def checked_settings(search: Search, base: Job, records: dict, winners: dict, grid: list[float],
+                     scale: float, cap: int) -> tuple[list[Run], dict]:
+    """Each shape's learning rate and dropout at ``scale`` times the budget: (the check's runs,
+    {shape: {"lr", "dropout"}, or None while its check is incomplete}). At or below the
+    reference budget, the winner's rate and the rule's dropout; above it, what the check picks
+    on validation (the module's docstring)."""
     runs, chosen = [], {}
+    stage = f"C{scale:g}"
     for shape, model in shapes(base, search, scale).items():
         w = winners[shape]
         rule = dropout_at(w["dropout"], scale, search.dropout_per_doubling)
         if scale <= 1.0:
-            chosen[shape] = rule
+            chosen[shape] = {"lr": w["lr"], "dropout": rule}
             continue
+
+        def trial(lr, dropout, model=model, shape=shape, w=w):
+            return Run(f"{stage}-{shape_name(model)}-lr{lr:g}-fb{_fb(w['forget_bias'])}"
+                       f"-d{dropout:g}", stage,
+                       _job(base, model, lr=lr, dropout=dropout, forget_bias=w["forget_bias"],
+                            steps=cap, seed=search.seed, test=False), shape=shape)
+
         steps = round((rule - w["dropout"]) / search.dropout_per_doubling)
-        stage = f"C{scale:g}"
-        trials = [Run(f"{stage}-{shape_name(model)}-lr{w['lr']:g}-fb{_fb(w['forget_bias'])}"
-                      f"-d{d:g}", stage,
-                      _job(base, model, lr=w["lr"], dropout=d, forget_bias=w["forget_bias"],
-                           steps=cap, seed=search.seed, test=False), shape=shape)
-                  for d in (round(w["dropout"] + k * search.dropout_per_doubling, 6)
-                            for k in range(steps + 1))]
-        runs += trials
-        best = _best(records, [r.name for r in trials])
-        chosen[shape] = None if best is None else next(r.job.model.dropout for r in trials
-                                                         if r.name == best)
+        dropouts = [trial(w["lr"], round(w["dropout"] + k * search.dropout_per_doubling, 6))
+                    for k in range(steps + 1)]
+        runs += dropouts
+        chosen[shape] = None
+        best = _best(records, [r.name for r in dropouts])
+        if best is None:
+            continue
+        dropout = next(r.job.model.dropout for r in dropouts if r.name == best)
+        rates = [trial(lr, dropout) for lr in _neighbours(w["lr"], grid, search.rate_step)]
+        runs += rates
+        best = _best(records, [best, *(r.name for r in rates)])
+        if best is not None:
+            chosen[shape] = {"lr": next(r.job.train.lr for r in runs if r.name == best),
+                             "dropout": dropout}
     return runs, chosen
 
 

@@ -9,9 +9,9 @@
                      depth's difference across budgets (``verdict.slope``)
 ``deep_summary``     depth 8, plain against residual: each shape's final runs, their training
                      curves and how much gradient reached layer 1
-``check_summary``    above the reference budget, each budget's dropout check: what each shape
-                     scored at each dropout, what the rule gave and what the check chose; and
-                     the final runs the rule's dropout trained before its check
+``check_summary``    above the reference budget, each budget's check of the carried settings:
+                     what each shape scored at each rate and dropout tried, what the rule gave
+                     and what the check chose; and the final runs the rule trained before it
 ``complete``         names the groups whose runs are all in
 """
 
@@ -177,32 +177,35 @@ def deep_summary(runs: list, records: dict) -> dict:
 
 
 def check_summary(runs: list, records: dict, decided: dict, every: dict) -> dict:
-    """Each decided dropout check (``decided["checked"]``), by budget group: per shape the
-    dropout the rule gave, each trial (dropout, validation bpc, steps, why it stopped) and the
-    dropout chosen; and, in ``superseded``, the final runs of that budget that the plan no
-    longer holds (``every``: all the study's records), trained with the rule's dropout before
-    the check, by configuration: their seeds' validation and test bpc."""
+    """Each decided check of a budget's settings (``decided["checked"]``), by budget group: per
+    shape the settings the rule gave (the winner's rate, the rule's dropout), each trial (rate,
+    dropout, validation bpc, steps, why it stopped) and the settings chosen; and, in
+    ``superseded``, the final runs of that budget that the plan no longer holds (``every``: all
+    the study's records), trained with the rule's settings before the check, by configuration:
+    their seeds' validation and test bpc."""
     planned = {run.name for run in runs}
     out = {}
     for group, chosen in decided["checked"].items():
         trials = [run for run in runs if run.group == "C" + group[1:]]
         shapes = {}
-        for shape, dropout in chosen.items():
+        for shape, settings in chosen.items():
             mine = [run for run in trials if run.shape == shape]
-            model = mine[0].job.model
+            model, lr = mine[0].job.model, decided["winners"][shape]["lr"]
             shapes[shape] = {
                 "layers": model.num_layers, "hidden": model.hidden_size,
-                "residual": model.residual,
-                "rule": max(run.job.model.dropout for run in mine), "chosen": dropout,
-                "trials": [{"dropout": run.job.model.dropout, "val_bpc": rec["val_bpc"],
-                            "steps": rec["steps"], "stopped": rec["history"]["stopped"]}
+                "residual": model.residual, "chosen": settings,
+                "rule": {"lr": lr, "dropout": max(run.job.model.dropout for run in mine
+                                                  if run.job.train.lr == lr)},
+                "trials": [{"lr": run.job.train.lr, "dropout": run.job.model.dropout,
+                            "val_bpc": rec["val_bpc"], "steps": rec["steps"],
+                            "stopped": rec["history"]["stopped"]}
                            for run in mine for rec in [records[run.name]]]}
         superseded: dict[str, dict] = {}
         for name, rec in sorted(every.items()):
             if rec.get("group") == group and name not in planned:
-                config = superseded.setdefault(name.rsplit("-s", 1)[0],
-                                               {"dropout": rec["config"]["model"]["dropout"],
-                                                "val_bpc": [], "test_bpc": []})
+                config = superseded.setdefault(name.rsplit("-s", 1)[0], {
+                    "lr": rec["config"]["lr"], "dropout": rec["config"]["model"]["dropout"],
+                    "val_bpc": [], "test_bpc": []})
                 config["val_bpc"].append(rec["val_bpc"])
                 config["test_bpc"].append(rec["test_bpc"])
         out[group] = {"shapes": shapes, "superseded": superseded}
