@@ -88,3 +88,11 @@ def test_a_forget_bias_of_one_ran_to_a2_for_every_shape_and_lost_there(search):
         one = [t["val_bpc"] for t in a2 if t["forget_bias"] == 1.0]
         assert one and w["forget_bias"] is None
         assert min(one) > min(t["val_bpc"] for t in a2)
+
+
+def test_the_rates_were_chosen_with_dropout_and_kept_without_it(search):
+    """"The rates were chosen with dropout 0.1 and kept when B chose none"."""
+    for shape, w in search["winners"].items():
+        a2 = _stage(search, "A2", shape)
+        assert {t["dropout"] for t in a2} == {search["space"]["probe_dropout"]} == {0.1}
+        assert min(a2, key=lambda t: t["val_bpc"])["lr"] == w["lr"] and w["dropout"] == 0
