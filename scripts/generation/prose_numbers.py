@@ -216,8 +216,9 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "0.001": ((VERDICT,), lambda: facts.scale_gain_past_cap(WIDE)),
     # §10 "The same search for every shape": how close to its best a rate must come
     "0.03": ((VERDICT,), lambda: f"{NEAR_BEST:g}"),
-    # ... and how long stage A2's runs were
+    # ... how long stage A2's runs were, and the dropout its rates were chosen with
     "4,000": ((VERDICT,), lambda: _int(Search().a2_steps)),
+    "0.1": ((VERDICT,), lambda: f"{Search().probe_dropout:g}"),
     # the tuned study at the reference budget (§10 "Each shape tuned", home, §12): the residual
     # stack against the wide layer with its 95 % interval; the plain stack's difference
     "0.019": ((VERDICT, SUMMARY), lambda: _dec3(-facts.tuned_versus_wide(RESIDUAL)["diff"])),
