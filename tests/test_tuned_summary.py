@@ -11,6 +11,7 @@ from tuned_scores import complete, search_bpc
 
 from scripts.generation import tuned_deep, tuned_search, tuned_verdict
 from scripts.generation.figures import mpl
+from scripts.generation.markdown import NBSP
 from scripts.generation.tuned_records import SHOWN, STUDY
 from scripts.generation.write import Output
 from scripts.study import tuned
@@ -223,6 +224,22 @@ def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
     assert sorted(m for m in marks if m) == ["chosen"] * 2 + ["the rule's"] * 2
 
 
+def test_the_check_table_names_the_rules_runs_that_the_verdict_leaves_out(tmp_path):
+    runs, records, _ = _study(-0.02)
+    final = next(r for r in runs if r.group == "x2" and r.shape == tuned.WIDE)
+    rule = {**records[final.name], "val_bpc": 2.345,
+            "config": {**records[final.name]["config"], "lr": 9e-3,
+                       "model": {**records[final.name]["config"]["model"], "dropout": 0.3}}}
+    name = final.name.rsplit("-lr", 1)[0] + "-lr0.009-d0.3-s1"
+    tuned_verdict.run(_docs(tmp_path, {**records, name: rule}))
+    v = json.loads((tmp_path / "docs/generated/data/tuned_verdict.json").read_text())
+    assert list(v["checks"]["x2"]["superseded"]) == [name.rsplit("-s", 1)[0]]
+    note = (tmp_path / "docs/generated/partials/tuned_check.md").read_text().split("\n\n")[-1]
+    label = f"1{NBSP}×{NBSP}{final.job.model.hidden_size}"
+    assert label in note and "2.345" in note
+    assert [b["group"] for b in v["budgets"]] == sorted(SHOWN, key=lambda g: float(g[1:]))
+
+
 def test_the_verdict_shows_each_budget_once_all_its_runs_are_in(tmp_path):
     runs, records, _ = _study()
     for run in runs:                  # x1 is in; one run of x2 is still training
@@ -292,9 +309,10 @@ def test_a_check_reports_each_setting_tried_the_choice_and_the_runs_it_supersede
     assert not c["superseded"]
     final = next(r for r in runs if r.group == "x2" and r.shape == tuned.WIDE)
     stale = final.name.replace("-lr0.0058-d0.2-", "-lr0.009-d0.3-")  # the rule's, before
-    every = {**records, stale: {**records[final.name],
-                                "config": {"lr": 9e-3, "model": {"dropout": 0.3}}}}
+    model = {**records[final.name]["config"]["model"], "dropout": 0.3}
+    every = {**records, stale: {**records[final.name], "config": {"lr": 9e-3, "model": model}}}
     c = check_summary(runs, records, decided, every)["x2"]
     assert c["superseded"] == {stale.rsplit("-s", 1)[0]: {
+        "layers": 1, "hidden": final.job.model.hidden_size, "residual": False,
         "lr": 9e-3, "dropout": 0.3, "val_bpc": [records[final.name]["val_bpc"]],
         "test_bpc": [records[final.name]["test_bpc"]]}}

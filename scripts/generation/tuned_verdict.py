@@ -110,9 +110,9 @@ def check_md(checks: dict) -> str:
                          if s == settings]
                 rows.append([_model(c), group[1:] + "×", f"{t['lr']:g}", f"{t['dropout']:g}",
                              f"{t['val_bpc']:.3f}", fmt_int(t["steps"]), ", ".join(marks)])
-        superseded += [f"{fmt_int(len(s['val_bpc']))} of {name.split('-lr')[0]} at {group[1:]}×"
-                       f" (rate {s['lr']:g}, dropout {s['dropout']:g}; validation bpc "
-                       f"{np.mean(s['val_bpc']):.3f})" for name, s in check["superseded"].items()]
+        superseded += [f"{fmt_int(len(s['val_bpc']))} of {_model(s)} at {group[1:]}× (rate "
+                       f"{s['lr']:g}, dropout {s['dropout']:g}; validation bpc "
+                       f"{np.mean(s['val_bpc']):.3f})" for s in check["superseded"].values()]
     note = ("Seed 0, validation plays; each run to the stopping rule. First the dropouts at the "
             "search's rate, then the rates either side at the best of them. The final runs take "
             "the settings with the lowest validation bpc.")

@@ -203,9 +203,11 @@ def check_summary(runs: list, records: dict, decided: dict, every: dict) -> dict
         superseded: dict[str, dict] = {}
         for name, rec in sorted(every.items()):
             if rec.get("group") == group and name not in planned:
+                model = rec["config"]["model"]
                 config = superseded.setdefault(name.rsplit("-s", 1)[0], {
-                    "lr": rec["config"]["lr"], "dropout": rec["config"]["model"]["dropout"],
-                    "val_bpc": [], "test_bpc": []})
+                    "layers": model["num_layers"], "hidden": model["hidden_size"],
+                    "residual": model["residual"], "lr": rec["config"]["lr"],
+                    "dropout": model["dropout"], "val_bpc": [], "test_bpc": []})
                 config["val_bpc"].append(rec["val_bpc"])
                 config["test_bpc"].append(rec["test_bpc"])
         out[group] = {"shapes": shapes, "superseded": superseded}
