@@ -158,11 +158,25 @@ def test_above_the_reference_budget_a_check_on_validation_sets_the_settings_firs
     runs, decided = tuned.plan(VOCAB, _checks_done(dict(records), score))
     assert decided["checked"]["x2"] == {tuned.WIDE: {"lr": 5.8e-3, "dropout": 0.3},
                                         tuned.RESIDUAL: {"lr": 9e-3, "dropout": 0.2}}
+    # the wide layer's best rate sat at the lower edge of those tried: one step further
+    assert sorted(r.job.train.lr for r in _by(runs, "C2") if r.shape == tuned.WIDE) == [
+        3.7e-3, 5.8e-3, 9e-3, 9e-3, 1.4e-2]
+    assert len(_by(runs, "C2")) == 2 * 2 + 2 * 2 + 1
     x2 = _by(runs, "x2")
     assert {(r.shape, r.job.train.lr, r.job.model.dropout) for r in x2} == {
         (tuned.WIDE, 5.8e-3, 0.3), (tuned.RESIDUAL, 9e-3, 0.2)}
     assert {r.name.rsplit("-s", 1)[0] for r in x2} == {"L1-h395-lr0.0058-d0.3",
                                                        "L3-h185-res-lr0.009-d0.2"}
+
+
+def test_a_checks_rate_moves_on_at_most_three_steps_past_the_first_neighbours():
+    def score(run):                      # every shape prefers a far lower rate
+        return 3.0 + abs(run.job.model.dropout - 0.2) + abs(math.log(run.job.train.lr / 1e-4))
+
+    runs, decided = tuned.plan(VOCAB, _checks_done(_search_done(), score))
+    wide = sorted(r.job.train.lr for r in _by(runs, "C2") if r.shape == tuned.WIDE)
+    assert wide == [1.5e-3, 2.3e-3, 3.7e-3, 5.8e-3, 9e-3, 9e-3, 1.4e-2]
+    assert decided["checked"]["x2"][tuned.WIDE] == {"lr": 1.5e-3, "dropout": 0.2}
 
 
 def test_a_checks_rates_are_the_grids_neighbours_and_one_step_past_an_edge():

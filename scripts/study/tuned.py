@@ -39,8 +39,9 @@ below 0. Above the reference budget the carried settings are checked before the 
 (stage C2 for 2x, C4 for 4x), on the search's seed, each run to the stopping rule under the
 final cap: first every dropout from the winner's up to the rule's, in steps of 0.1, at the
 winner's rate; then, at the best of those, the rates one grid step below and above the
-winner's. The lowest validation bpc picks the final runs' rate and dropout, which their names
-then carry ("L1-h395-lr0.0058-d0-s1").
+winner's, one step further while the best sits at an edge of the rates tried (at most three
+steps, as in the search). The lowest validation bpc picks the final runs' rate and dropout,
+which their names then carry ("L1-h395-lr0.0058-d0-s1").
 """
 
 from __future__ import annotations
@@ -323,12 +324,25 @@ def checked_settings(search: Search, base: Job, records: dict, winners: dict, gr
         if best is None:
             continue
         dropout = next(r.job.model.dropout for r in dropouts if r.name == best)
-        rates = [trial(lr, dropout) for lr in _neighbours(w["lr"], grid, search.rate_step)]
-        runs += rates
-        best = _best(records, [best, *(r.name for r in rates)])
-        if best is not None:
-            chosen[shape] = {"lr": next(r.job.train.lr for r in runs if r.name == best),
-                             "dropout": dropout}
+        tried = {w["lr"]: best}
+        for lr in _neighbours(w["lr"], grid, search.rate_step):
+            rate = trial(lr, dropout)
+            runs.append(rate)
+            tried[lr] = rate.name
+        # as in the search: while the best rate sits at an edge of those tried, one step on
+        for _ in range(search.extensions + 1):
+            best = _best(records, list(tried.values()))
+            if best is None:
+                break
+            lr = next(lr for lr, name in tried.items() if name == best)
+            down, up = _neighbours(lr, sorted({*grid, *tried}), search.rate_step)
+            step = down if lr == min(tried) else up if lr == max(tried) else None
+            if step is None or len(tried) >= 3 + search.extensions:
+                chosen[shape] = {"lr": lr, "dropout": dropout}
+                break
+            rate = trial(step, dropout)
+            runs.append(rate)
+            tried[step] = rate.name
     return runs, chosen
 
 
