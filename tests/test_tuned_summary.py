@@ -49,7 +49,12 @@ def _record(run, val, steps, stopped="patience", test=None, plays=None, bottom=1
     return rec
 
 
-def _study(deep_edge: float = -0.02, check=lambda run: 2.0):
+def _winners_settings(run) -> float:
+    """A check's validation bpc that prefers the search's winning rate and dropout."""
+    return 2.0 + abs(math.log(run.job.train.lr / 9e-3)) + abs(run.job.model.dropout - 0.2)
+
+
+def _study(deep_edge: float = -0.02, check=_winners_settings):
     """Synthetic records of the whole tuned study: the search (rate 9e-3 and forget bias 1
     win; dropout 0.2), the dropout checks scored ``check(run)``, then final runs where every
     deeper shape needs ``deep_edge`` bits more than the wide layer (negative: fewer), seed by
@@ -303,7 +308,8 @@ def test_a_check_reports_each_setting_tried_the_choice_and_the_runs_it_supersede
     assert wide["chosen"] == {"lr": 5.8e-3, "dropout": 0.2}
     assert residual["chosen"] == residual["rule"] == {"lr": 9e-3, "dropout": pytest.approx(0.3)}
     assert [(t["lr"], t["dropout"]) for t in wide["trials"]] == [
-        (9e-3, 0.2), (9e-3, pytest.approx(0.3)), (5.8e-3, 0.2), (1.4e-2, 0.2)]
+        (9e-3, 0.2), (9e-3, pytest.approx(0.3)), (5.8e-3, 0.2), (1.4e-2, 0.2),
+        (3.7e-3, 0.2)]                   # 5.8e-3 sat at the edge: one step further
     assert [t["val_bpc"] for t in wide["trials"]] == [check(r) for r in runs
                                                       if r.group == "C2" and r.shape == tuned.WIDE]
     assert not c["superseded"]
