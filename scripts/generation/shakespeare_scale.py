@@ -42,6 +42,7 @@ from scripts.generation.markdown import (
     md_table,
 )
 from scripts.generation.shakespeare_records import bpc
+from scripts.generation.shakespeare_records import shape as model_label
 from scripts.generation.write import Output
 from scripts.study.plan import SEEDS, SHAPES
 
@@ -64,9 +65,6 @@ def _steps(steps: list[int], reasons: list[str]) -> str:
     return fmt_int(round(np.mean(steps))) + (f" ({early}{NBSP}early)" if early else "")
 
 
-def _shape_cell(c: dict) -> str:
-    return f"{c['layers']}{NBSP}×{NBSP}{c['hidden']}" + (", residual" if c["residual"] else "")
-
 
 def half_width(comparison: dict) -> float:
     """Half the 95 % interval (Welch's interval is symmetric about the difference)."""
@@ -83,7 +81,7 @@ def _rows(budget: dict, label: str) -> list[list[str]]:
     rows = []
     for shape, c in budget["shapes"].items():
         versus = budget["versus_wide"].get(shape)
-        rows.append([label, _shape_cell(c), bpc(c["test_bpc"]),
+        rows.append([label, model_label(c), bpc(c["test_bpc"]),
                      "" if versus is None else _versus(versus),
                      f"{c['train_bpc']['mean']:.3f}", _steps(c["steps"], c["stopped"])])
         label = ""

@@ -25,7 +25,6 @@ from scripts.generation.figures import (
     save_layouts,
 )
 from scripts.generation.markdown import (
-    NBSP,
     PM,
     fmt_int,
     fmt_sci,
@@ -33,6 +32,7 @@ from scripts.generation.markdown import (
     header_comment,
     md_table,
 )
+from scripts.generation.shakespeare_records import shape as model_label
 from scripts.generation.tuned_records import DATA, load
 from scripts.generation.write import Output
 from scripts.study.tuned_summary import complete, deep_summary
@@ -46,16 +46,13 @@ def _color(d: dict) -> str:
     return layer_color(3, 3) if d["residual"] else layer_color(2, 3)
 
 
-def _model(d: dict) -> str:
-    return f"{d['layers']}{NBSP}×{NBSP}{d['hidden']}" + (", residual" if d["residual"] else "")
-
 
 def _shapes(deep: dict) -> list[dict]:
     return sorted(deep["shapes"].values(), key=lambda d: d["residual"])
 
 
 def table_md(deep: dict, unigram: float) -> str:
-    rows = [[_model(d), f"{d['test_bpc']['mean']:.3f}{PM}{d['test_bpc']['sd']:.3f} "
+    rows = [[model_label(d), f"{d['test_bpc']['mean']:.3f}{PM}{d['test_bpc']['sd']:.3f} "
                         f"({len(d['seeds'])})",
              f"{d['train_bpc']['mean']:.3f}", fmt_sci(d["gradients"]["bottom_over_top"]["mean"]),
              f"{d['lr']:g}", f"{fmt_int(min(d['steps']))}–{fmt_int(max(d['steps']))}"]
@@ -92,7 +89,7 @@ def figure(plt, deep: dict, unigram: float, phone: bool):
             ax.plot(h["steps"], h["val_bpc"], color=_color(d), lw=1.2, ls="--",
                     label="validation" if k == 0 else None)
         ax.axhline(unigram, color=GREY, lw=1, ls=":", label="unigram baseline")
-        ax.set_title(_model(d), fontsize=TITLE)
+        ax.set_title(model_label(d), fontsize=TITLE)
         ax.set_ylabel("bits per character", fontsize=LABEL)
         ax.legend(fontsize=SMALL)
     # one scale for both: the plain stack's flat line is the finding, not its wiggles
@@ -102,7 +99,7 @@ def figure(plt, deep: dict, unigram: float, phone: bool):
     for d in _shapes(deep):
         for k, h in enumerate(d["curves"]):
             ratio.plot(h["grad_steps"], [w[0] / w[-1] for w in h["weight_grad"]],
-                       color=_color(d), lw=1.1, label=_model(d) if k == 0 else None)
+                       color=_color(d), lw=1.1, label=model_label(d) if k == 0 else None)
     ratio.set_yscale("log")
     ratio.set_title("gradient, layer 1 ÷ layer 8", fontsize=TITLE)
     ratio.set_ylabel("ratio of the norms, every seed", fontsize=LABEL)

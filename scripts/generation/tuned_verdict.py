@@ -34,6 +34,7 @@ from scripts.generation.figures import (
     save_layouts,
 )
 from scripts.generation.markdown import NBSP, fmt_int, fmt_signed, header_comment, md_table
+from scripts.generation.shakespeare_records import shape as model_label
 from scripts.generation.tuned_records import DATA, SHOWN, load
 from scripts.generation.write import Output
 from scripts.study import tuned
@@ -67,7 +68,7 @@ def table_md(v: dict, reference_params: int, cap: int) -> str:
     for budget in v["budgets"]:
         for shape, c in budget["shapes"].items():
             vs = budget["versus_wide"].get(shape)
-            rows.append([_model(c), f"{budget['scale']:g}",
+            rows.append([model_label(c), f"{budget['scale']:g}",
                          "" if vs is None else WORDS[vs["verdict"]],
                          "" if vs is None else _interval(vs),
                          f"{c['test_bpc']['mean']:.3f}{NBSP}±{NBSP}{c['test_bpc']['sd']:.3f}"
@@ -93,9 +94,6 @@ def table_md(v: dict, reference_params: int, cap: int) -> str:
                           for scale, shape, k in agree) + ".\n{ .figure-note }\n")
 
 
-def _model(c: dict) -> str:
-    return f"{c['layers']}{NBSP}×{NBSP}{c['hidden']}" + (", residual" if c["residual"] else "")
-
 
 def check_md(checks: dict) -> str:
     """A row per model and settings tried: its validation bpc, and whether the rule gave them
@@ -108,9 +106,9 @@ def check_md(checks: dict) -> str:
                 settings = {"lr": t["lr"], "dropout": t["dropout"]}
                 marks = [word for word, s in (("the rule's", c["rule"]), ("chosen", c["chosen"]))
                          if s == settings]
-                rows.append([_model(c), group[1:] + "×", f"{t['lr']:g}", f"{t['dropout']:g}",
+                rows.append([model_label(c), group[1:] + "×", f"{t['lr']:g}", f"{t['dropout']:g}",
                              f"{t['val_bpc']:.3f}", fmt_int(t["steps"]), ", ".join(marks)])
-        superseded += [f"{fmt_int(len(s['val_bpc']))} of {_model(s)} at {group[1:]}× (rate "
+        superseded += [f"{fmt_int(len(s['val_bpc']))} of {model_label(s)} at {group[1:]}× (rate "
                        f"{s['lr']:g}, dropout {s['dropout']:g}; validation bpc "
                        f"{np.mean(s['val_bpc']):.3f})" for s in check["superseded"].values()]
     note = ("Seed 0, validation plays; each run to the stopping rule. First the dropouts at the "
