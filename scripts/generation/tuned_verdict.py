@@ -112,7 +112,8 @@ def check_md(checks: dict) -> str:
                        f"{s['lr']:g}, dropout {s['dropout']:g}; validation bpc "
                        f"{np.mean(s['val_bpc']):.3f})" for s in check["superseded"].values()]
     note = ("Seed 0, validation plays; each run to the stopping rule. First the dropouts at the "
-            "search's rate, then the rates either side at the best of them. The final runs take "
+            "search's rate, then the rates either side at the best of them, one step further "
+            "while the best sat at an edge. The final runs take "
             "the settings with the lowest validation bpc.")
     if superseded:
         note += (" Before the check, the rule's settings had trained these final runs, which "
