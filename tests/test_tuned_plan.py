@@ -91,15 +91,18 @@ def test_the_final_cap_is_fixed_from_b_before_any_final_run():
     assert tuned.final_cap([1000] * 10, SEARCH, 250) == 1500   # 1,300 up to a whole score
 
 
+CHECKS = tuple(f"C{scale:g}" for scale in SEARCH.budgets)
+
+
 def _checks_done(records, score=search_bpc):
-    """``records`` plus every budget's dropout check, each scored ``score(run)``."""
+    """``records`` plus every budget's check, each scored ``score(run)``."""
     return complete(lambda run: {"val_bpc": score(run), "steps": run.job.train.max_steps},
-                    VOCAB, ("C2", "C4"), records=records)[1]
+                    VOCAB, CHECKS, records=records)[1]
 
 
 def test_final_runs_use_fresh_seeds_the_winners_and_the_stated_dropout_rule():
     runs, decided = tuned.plan(VOCAB, _checks_done(_search_done()))
-    finals = [r for r in runs if r.group not in ("A", "A2", "B", "C2", "C4")]
+    finals = [r for r in runs if r.group not in ("A", "A2", "B", *CHECKS)]
     search_seeds = {r.job.train.seed for r in runs if r.group in ("A", "A2", "B")}
     assert all(r.job.test and r.job.train.max_steps == decided["cap"] for r in finals)
     assert all(r.analyse == ("plays",) for r in finals)   # each test play scored apart
@@ -113,22 +116,21 @@ def test_final_runs_use_fresh_seeds_the_winners_and_the_stated_dropout_rule():
     for scale in SEARCH.budgets:
         group = _by(finals, f"x{scale:g}")
         assert len(group) == 10 and {r.job.model.num_layers for r in group} == {1, 3}
-        # below the reference budget the rule's dropout; above it the check's (0.2 and the
-        # winner's rate score best)
-        expected = tuned.dropout_at(0.2, scale, 0.1) if scale < 1 else 0.2
-        assert {(r.job.model.dropout, r.job.train.lr) for r in group} == {(expected, 9e-3)}
+        # the check's settings: the winner's rate and dropout score best at every budget
+        assert {(r.job.model.dropout, r.job.train.lr) for r in group} == {(0.2, 9e-3)}
     assert tuned.dropout_at(0.2, 2.0, 0.1) == pytest.approx(0.3)
     assert tuned.dropout_at(0.2, 0.25, 0.1) == 0.0            # never below 0
     names = [r.name for r in runs]
     assert len(names) == len(set(names))
 
 
-def test_above_the_reference_budget_a_check_on_validation_sets_the_settings_first():
+def test_at_every_other_budget_a_check_on_validation_sets_the_settings_first():
     records = _search_done()
     runs, decided = tuned.plan(VOCAB, records)
-    assert not _by(runs, "x2") and not _by(runs, "x4") and _by(runs, "x0.5")
-    for scale, levels in ((2, [0.2, 0.3]), (4, [0.2, 0.3, 0.4])):
-        check = _by(runs, f"C{scale}")     # first the dropouts, at the winner's rate
+    assert not [r for r in runs if r.group.startswith("x") and r.group != "x1"]
+    for scale, levels in ((2, [0.2, 0.3]), (4, [0.2, 0.3, 0.4]), (0.5, [0.2, 0.1]),
+                          (0.25, [0.2, 0.1, 0.0])):
+        check = _by(runs, f"C{scale:g}")   # first the dropouts, at the winner's rate
         assert len(check) == 2 * len(levels)               # the wide and the residual stack
         for shape in (tuned.WIDE, tuned.RESIDUAL):
             assert [(r.job.train.lr, r.job.model.dropout) for r in check if r.shape == shape] == [
@@ -190,7 +192,7 @@ def test_final_runs_come_stage_by_stage_seed_by_seed_the_verdicts_pair_first():
     runs, _ = tuned.plan(VOCAB, _checks_done(_search_done()))
     finals = [r for r in runs if r.group not in ("A", "A2", "B")]
     groups = [r.group for r in finals]
-    order = ["x1", "deep", "C2", "x2", "x0.5", "x0.25", "C4", "x4"]
+    order = ["x1", "deep", "C2", "x2", "C0.5", "x0.5", "C0.25", "x0.25", "C4", "x4"]
     assert groups == sorted(groups, key=order.index)
     x1 = [(r.shape, r.job.train.seed) for r in _by(finals, "x1")]
     pair = [(shape, s) for s in SEARCH.final_seeds for shape in (tuned.WIDE, tuned.RESIDUAL)]

@@ -322,3 +322,16 @@ def test_a_check_reports_each_setting_tried_the_choice_and_the_runs_it_supersede
         "layers": 1, "hidden": final.job.model.hidden_size, "residual": False,
         "lr": 9e-3, "dropout": 0.3, "val_bpc": [records[final.name]["val_bpc"]],
         "test_bpc": [records[final.name]["test_bpc"]]}}
+
+
+def test_below_the_reference_budget_the_check_steps_dropout_down_to_the_rules():
+    """At half and a quarter of the budget the rule takes dropout 0.1 less per halving: the
+    check tries the winner's dropout (0.2) down to the rule's at the winner's rate."""
+    runs, records, decided = _study()
+    checks = check_summary(runs, records, decided, records)
+    for group, rule in (("x0.5", 0.1), ("x0.25", 0.0)):
+        wide = checks[group]["shapes"][tuned.WIDE]
+        assert wide["rule"] == {"lr": 9e-3, "dropout": pytest.approx(rule)}
+        assert [t["dropout"] for t in wide["trials"] if t["lr"] == 9e-3] == pytest.approx(
+            [0.2, 0.1, 0.0][:3 - round(10 * rule)])
+        assert wide["chosen"] == {"lr": 9e-3, "dropout": 0.2}

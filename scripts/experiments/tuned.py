@@ -27,7 +27,7 @@ from scripts.experiments import charlm_runs as runner
 from scripts.study import tuned
 
 OUT = runner.ROOT / "docs" / "generated" / "experiments" / "tuned"
-STAGES = ("A", "A2", "B", "x1", "deep", "C2", "x2", "x0.5", "x0.25", "C4", "x4")
+STAGES = ("A", "A2", "B", "x1", "deep", "C2", "x2", "C0.5", "x0.5", "C0.25", "x0.25", "C4", "x4")
 
 
 def _vocab(quick: bool) -> int:

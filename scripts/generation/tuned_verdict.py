@@ -6,7 +6,7 @@ generated/partials/tuned_verdict.md   budget x shape: test bpc over the seeds, t
 generated/figures/tuned_verdict.svg   test bpc against whole-model parameters with 95 %
                                       intervals; beside it each deeper shape's difference to
                                       the wide layer, the margin of equivalence shaded
-generated/partials/tuned_check.md     above the reference budget, each shape's check of its
+generated/partials/tuned_check.md     at each budget but the reference, each shape's check of its
                                       carried settings: validation bpc at every rate and
                                       dropout tried, the rule's and the chosen (only once a
                                       checked budget is shown)
@@ -111,9 +111,9 @@ def check_md(checks: dict) -> str:
         superseded += [f"{fmt_int(len(s['val_bpc']))} of {model_label(s)} at {group[1:]}× (rate "
                        f"{s['lr']:g}, dropout {s['dropout']:g}; validation bpc "
                        f"{np.mean(s['val_bpc']):.3f})" for s in check["superseded"].values()]
-    note = ("Seed 0, validation plays; each run to the stopping rule. First the dropouts at the "
-            "search's rate, then the rates either side at the best of them, one step further "
-            "while the best sat at an edge. The final runs take "
+    note = ("Seed 0, validation plays; each run to the stopping rule. First each dropout from "
+            "the search's to the rule's, at the search's rate; then the rates either side at the "
+            "best of them, one step further while the best sat at an edge. The final runs take "
             "the settings with the lowest validation bpc.")
     if superseded:
         note += (" Before the check, the rule's settings had trained these final runs, which "

@@ -28,20 +28,20 @@ the shapes it compares, so a study cut short has the same seeds on each side):
 x1      the reference budget: the wide layer and three residual layers, 5 seeds each; three
         plain layers, 3 seeds
 deep    eight plain and eight residual layers of 128, forget bias 1, 3 seeds each
-x2      twice the budget, 5 seeds
-x0.5    half, then a quarter of the budget, 5 seeds
+x2      twice the budget, 5 seeds, after its check (C2, below)
+x0.5    half, then a quarter of the budget, 5 seeds, each after its check
 x0.25
 x4      four times the budget, where the compute allows
 
-At the other budgets each shape keeps its rate and forget bias, and dropout follows a rule
+At the other budgets each shape carries its rate and forget bias, and dropout follows a rule
 stated before any final run: 0.1 more per doubling of the budget, 0.1 less per halving, never
-below 0. Above the reference budget the carried settings are checked before the final runs
-(stage C2 for 2x, C4 for 4x), on the search's seed, each run to the stopping rule under the
-final cap: first every dropout from the winner's up to the rule's, in steps of 0.1, at the
-winner's rate; then, at the best of those, the rates one grid step below and above the
-winner's, one step further while the best sits at an edge of the rates tried (at most three
-steps, as in the search). The lowest validation bpc picks the final runs' rate and dropout,
-which their names then carry ("L1-h395-lr0.0058-d0-s1").
+below 0. At each of those budgets the carried settings are checked before its final runs
+(stage C2 for 2x, C0.5 for half the budget, ...), on the search's seed, each run to the
+stopping rule under the final cap: first every dropout from the winner's to the rule's, in
+steps of 0.1, at the winner's rate; then, at the best of those, the rates one grid step below
+and above the winner's, one step further while the best sits at an edge of the rates tried
+(at most three steps, as in the search). The lowest validation bpc picks the final runs' rate
+and dropout, which their names then carry ("L1-h395-lr0.0058-d0-s1").
 """
 
 from __future__ import annotations
@@ -269,15 +269,14 @@ def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | 
         runs += check
         if any(c is None for c in settings.values()):
             continue  # the budget's final runs wait for every shape's check
-        if check:
-            decided["checked"][f"x{scale:g}"] = settings
+        decided["checked"][f"x{scale:g}"] = settings
         budget = []
         for shape, model in shapes(base, search, scale).items():
             c = settings[shape]
             budget.append(finals(f"x{scale:g}", shape, model, {**winners[shape], "lr": c["lr"]},
                                  search.final_seeds, dropout=c["dropout"],
                                  forget_bias=winners[shape]["forget_bias"],
-                                 suffix=f"-lr{c['lr']:g}-d{c['dropout']:g}" if check else ""))
+                                 suffix=f"-lr{c['lr']:g}-d{c['dropout']:g}"))
         runs += _seed_by_seed(budget)
     names = [run.name for run in runs]
     if len(set(names)) != len(names):
@@ -297,17 +296,13 @@ def _neighbours(lr: float, grid: list[float], step: float) -> list[float]:
 def checked_settings(search: Search, base: Job, records: dict, winners: dict, grid: list[float],
                      scale: float, cap: int) -> tuple[list[Run], dict]:
     """Each shape's learning rate and dropout at ``scale`` times the budget: (the check's runs,
-    {shape: {"lr", "dropout"}, or None while its check is incomplete}). At or below the
-    reference budget, the winner's rate and the rule's dropout; above it, what the check picks
+    {shape: {"lr", "dropout"}, or None while its check is incomplete}): what the check picks
     on validation (the module's docstring)."""
     runs, chosen = [], {}
     stage = f"C{scale:g}"
     for shape, model in shapes(base, search, scale).items():
         w = winners[shape]
         rule = dropout_at(w["dropout"], scale, search.dropout_per_doubling)
-        if scale <= 1.0:
-            chosen[shape] = {"lr": w["lr"], "dropout": rule}
-            continue
 
         def trial(lr, dropout, model=model, shape=shape, w=w):
             return Run(f"{stage}-{shape_name(model)}-lr{lr:g}-fb{_fb(w['forget_bias'])}"
@@ -315,9 +310,9 @@ def checked_settings(search: Search, base: Job, records: dict, winners: dict, gr
                        _job(base, model, lr=lr, dropout=dropout, forget_bias=w["forget_bias"],
                             steps=cap, seed=search.seed, test=False), shape=shape)
 
-        steps = round((rule - w["dropout"]) / search.dropout_per_doubling)
-        dropouts = [trial(w["lr"], round(w["dropout"] + k * search.dropout_per_doubling, 6))
-                    for k in range(steps + 1)]
+        step = math.copysign(search.dropout_per_doubling, rule - w["dropout"])
+        dropouts = [trial(w["lr"], round(w["dropout"] + k * step, 6))
+                    for k in range(round(abs(rule - w["dropout"]) / abs(step)) + 1)]
         runs += dropouts
         chosen[shape] = None
         best = _best(records, [r.name for r in dropouts])

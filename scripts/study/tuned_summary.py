@@ -9,7 +9,7 @@
                      depth's difference across budgets (``verdict.slope``)
 ``deep_summary``     depth 8, plain against residual: each shape's final runs, their training
                      curves and how much gradient reached layer 1
-``check_summary``    above the reference budget, each budget's check of the carried settings:
+``check_summary``    at each budget but the reference, its check of the carried settings:
                      what each shape scored at each rate and dropout tried, what the rule gave
                      and what the check chose; and the final runs the rule trained before it
 ``complete``         names the groups whose runs are all in
@@ -190,12 +190,14 @@ def check_summary(runs: list, records: dict, decided: dict, every: dict) -> dict
         shapes = {}
         for shape, settings in chosen.items():
             mine = [run for run in trials if run.shape == shape]
-            model, lr = mine[0].job.model, decided["winners"][shape]["lr"]
+            model, winner = mine[0].job.model, decided["winners"][shape]
+            # the check steps dropout from the winner's to the rule's, at the winner's rate
+            rule = max((run.job.model.dropout for run in mine if run.job.train.lr == winner["lr"]),
+                       key=lambda d: abs(d - winner["dropout"]))
             shapes[shape] = {
                 "layers": model.num_layers, "hidden": model.hidden_size,
                 "residual": model.residual, "chosen": settings,
-                "rule": {"lr": lr, "dropout": max(run.job.model.dropout for run in mine
-                                                  if run.job.train.lr == lr)},
+                "rule": {"lr": winner["lr"], "dropout": rule},
                 "trials": [{"lr": run.job.train.lr, "dropout": run.job.model.dropout,
                             "val_bpc": rec["val_bpc"], "steps": rec["steps"],
                             "stopped": rec["history"]["stopped"]}
