@@ -21,25 +21,25 @@ from scripts.generation.figures import (
     save_layouts,
 )
 from scripts.generation.write import Output
+from scripts.study import toy
 
 DATA = ["docs/generated/experiments/depth_data.json"]
 METRICS = [("loss", "next-word loss\n(nats/word)"), ("error", "agreement error")]
 ALT = "Depth vs dataset size"
 
 
-def _panel(ax, summary: dict, depths: list[int], metric: str, c: int) -> list:
+def _panel(ax, data: dict, metric: str, c: int) -> list:
     """Training and held-out mean ± std against depth for size index c, the gap shaded."""
-    lines = []
+    lines, depths = [], data["depths"]
     for split, color, marker in (("train", LAYER_COLORS[0], "o"),
                                  ("heldout", LAYER_COLORS[2], "s")):
-        stats = summary[f"{split}_{metric}"]
-        mean = [stats["mean"][d][c] for d in range(len(depths))]
-        std = [stats["std"][d][c] for d in range(len(depths))]
+        stats = toy.grid(data, split, metric)
+        mean, std = ([row[c] for row in stats[key]] for key in ("mean", "sd"))
         label = "training" if split == "train" else "held-out"
         lines.append(ax.errorbar(depths, mean, yerr=std, marker=marker, ms=4, lw=2, capsize=3,
                                  color=color, label=label))
-    train = [summary[f"train_{metric}"]["mean"][d][c] for d in range(len(depths))]
-    held = [summary[f"heldout_{metric}"]["mean"][d][c] for d in range(len(depths))]
+    train, held = ([row[c] for row in toy.grid(data, split, metric)["mean"]]
+                   for split in ("train", "heldout"))
     ax.fill_between(depths, train, held, color=GREY, alpha=0.18, lw=0)
     ax.tick_params(labelsize=TICK)
     return lines
@@ -50,7 +50,7 @@ def draw(data: dict, phone: bool):
     from matplotlib.patches import Patch
 
     plt = mpl()
-    depths, sizes, summary = data["depths"], data["sizes"], data["summary"]
+    depths, sizes = data["depths"], data["sizes"]
     shape = (len(sizes), len(METRICS)) if phone else (len(METRICS), len(sizes))
     size = (3.9, 1.25 * len(sizes) + 1.3) if phone else (1.55 * len(sizes) + 0.9, 5.6)
     grid = ({"left": 0.17, "right": 0.98, "top": 0.86, "bottom": 0.07, "wspace": 0.32,
@@ -63,7 +63,7 @@ def draw(data: dict, phone: bool):
     for m, (metric, ylabel) in enumerate(METRICS):
         for c, n in enumerate(sizes):
             ax = axes[c, m] if phone else axes[m, c]
-            lines = _panel(ax, summary, depths, metric, c)
+            lines = _panel(ax, data, metric, c)
             handles = handles or lines
             if phone:
                 if c == 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from scripts.generation.markdown import NBSP, PM, fmt_int, header_comment, md_table
 from scripts.generation.write import Output
+from scripts.study import toy
 
 DATA = ["docs/generated/experiments/depth_width.json"]
 EXAMPLES = 4  # training sentences shown
@@ -50,8 +51,8 @@ def language_md() -> str:
 def one_layer_md(depth_width: dict) -> str:
     # The wide layer is the deep arm's job with one layer at its budget's width: same embedding.
     cfg, wide = depth_width["config"]["deep"], depth_width["training"]["wide"]
-    pct = f"{100 * wide['mean']:.1f}{PM}{100 * wide['std']:.1f}{NBSP}%"
-    mismatch = f"{100 * wide['mean_mismatch']:.1f}{PM}{100 * wide['std_mismatch']:.1f}{NBSP}%"
+    pct, mismatch = (f"{100 * a['mean']:.1f}{PM}{100 * a['sd']:.1f}{NBSP}%"
+                     for a in toy.agreement(wide).values())
     steps = ", ".join(fmt_int(s) for s in wide["steps_to_90"])
     header = ["One LSTM layer", "held-out agreement", "at mismatched attractors",
               "steps to 90 %, per seed"]

@@ -20,6 +20,7 @@ Schemas of the experiment files: the docstrings of stacklib/experiments/*.py.
 from __future__ import annotations
 
 from scripts.generation.write import Output
+from scripts.study import toy
 from stacklib.config import CELLS
 from stacklib.lecture import (
     DEPTH_VS_WIDTH,
@@ -60,7 +61,7 @@ def lenses(stacks: dict, probes: dict) -> dict:
             "num_layers": model["num_layers"], "hidden_size": model["hidden_size"],
             **_probe_meta(stacks["probes"][0]), "h": _r(model["probes"][0]["h"], 3),
             "probe_layers": acc["layers"], "seeds": len(acc["seeds"]),
-            "accuracy": acc["accuracy"], "accuracy_sd": acc["accuracy_sd"],
+            "accuracy": acc["accuracy"], "accuracy_sd": toy.probe_sd(acc),
             "features": {k: {"kind": v["kind"], "majority": v["majority"], "n_test": v["n_test"]}
                          for k, v in probes["features"].items()}}
 
@@ -97,10 +98,13 @@ def vanishing(flow: dict) -> dict:
 
 
 def depth_data(data: dict) -> dict:
-    s = data["summary"]
-    return {"source": "experiments/depth_data.json: summary", "depths": data["depths"],
+    def over_seeds(split, metric):
+        g = toy.grid(data, split, metric)
+        return {"mean": g["mean"], "std": g["sd"]}
+
+    return {"source": "experiments/depth_data.json: runs", "depths": data["depths"],
             "sizes": data["sizes"], "seeds": len(data.get("seeds", [])) or 1,
-            "metrics": {m: {split: s[f"{split}_{m}"] for split in ("train", "heldout", "gap")}
+            "metrics": {m: {split: over_seeds(split, m) for split in ("train", "heldout", "gap")}
                         for m in ("error", "loss")}}
 
 
@@ -115,7 +119,8 @@ def verdict(dw: dict) -> dict:
     tr = dw["training"]
     trained = {k: {"layers": tr[k]["layers"], "hidden": tr[k]["hidden"],
                    "params": dw["params"][k], "agreement": tr[k]["mean"],
-                   "agreement_std": tr[k]["std"], "steps_to_90": tr[k]["steps_to_90"],
+                   "agreement_std": toy.agreement(tr[k])["all"]["sd"],
+                   "steps_to_90": tr[k]["steps_to_90"],
                    "seeds": len(tr[k]["heldout_agreement"])} for k in ("wide", "deep")}
     return {"cell": cell, "cell_name": CELLS[cell].name, "input_size": x, "options": options,
             "trained": trained,

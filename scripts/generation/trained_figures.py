@@ -20,6 +20,7 @@ from scripts.generation.figures import (
     save_layouts,
 )
 from scripts.generation.write import Output
+from scripts.study import toy
 
 DATA = ["docs/generated/experiments/stacks.json", "docs/generated/experiments/probes.json"]
 FEATURE_LABELS = {"pos": "part of speech (surface)", "word_number": "word's number (surface)",
@@ -164,7 +165,7 @@ def lenses(stacks: dict, probes: dict, phone: bool):
     plt = mpl()
     model, probe = stacks["models"]["hero"], stacks["probes"][0]
     probed, feats = probes["models"]["hero"], probes["features"]
-    acc, sd = probed["accuracy"], probed["accuracy_sd"]
+    acc, sd = probed["accuracy"], toy.probe_sd(probed)
     L = model["num_layers"]
     # Shown at the page width (~688 px) from ~8.6 in: ~1.1 px per point, smallest text 8.5 pt.
     # A fixed grid (no tight_layout): room between panels so the 0-1 scales never touch.

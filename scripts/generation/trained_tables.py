@@ -16,6 +16,7 @@ import numpy as np
 
 from scripts.generation.markdown import NBSP, PM, fmt_int, fmt_num, header_comment, md_table
 from scripts.generation.write import Output
+from scripts.study import toy
 
 EXPERIMENTS = "docs/generated/experiments"
 DATA = [f"{EXPERIMENTS}/{name}.json" for name in ("stacks", "probes", "depth_width")]
@@ -39,7 +40,7 @@ def live_probes_md(probes: dict) -> str:
     """The mean ± SD table over the seeds, then the subject's number per seed: the rows where
     the seeds disagree about which layer reads it best."""
     model, feats = probes["models"]["live"], probes["features"]
-    acc, sd, seeds = model["accuracy"], model["accuracy_sd"], model["seeds"]
+    acc, sd, seeds = model["accuracy"], toy.probe_sd(model), model["seeds"]
     layers = [name.replace("embedding", "word vector (input)") for name in model["layers"]]
     header = ["Property", "kind", "majority-class baseline", *layers]
     rows = [[PROPERTY[f], "surface" if feats[f]["kind"] == "surface" else "structure",
@@ -125,8 +126,7 @@ def same_budget_md(dw: dict) -> str:
     tr, params = dw["training"], dw["params"]
     label = {"wide": "Shallow & wide", "deep": "Deep & narrow"}
     rows = [[label[k], f"{tr[k]['layers']}{NBSP}×{NBSP}{tr[k]['hidden']}", fmt_int(params[k]),
-             _pct_sd(tr[k]["mean"], tr[k]["std"]),
-             _pct_sd(tr[k]["mean_mismatch"], tr[k]["std_mismatch"]),
+             *(_pct_sd(a["mean"], a["sd"]) for a in toy.agreement(tr[k]).values()),
              ", ".join(fmt_int(s) for s in tr[k]["steps_to_90"])] for k in ("wide", "deep")]
     header = ["Same budget, toy scale", "layers × units", "parameters",
               "held-out agreement", "at mismatched attractors", f"steps to 90{NBSP}%, per seed"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 from browser_helpers import data, minus, set_range, shown
 
@@ -72,8 +73,9 @@ def test_lenses_flip_shows_each_layers_probe_accuracy(web):
         assert w.get_attribute("data-lens") == str(lens)
         for feature, acc in probes["accuracy"].items():
             assert _bars(w, feature) == pytest.approx([acc[lens - 1], acc[lens]], abs=1e-9)
-            # the whisker spans one SD either side of the mean, inside the 0-1 track
-            sd = probes["accuracy_sd"][feature][lens]
+            # the whisker spans one sample SD over the seeds either side of the mean, inside
+            # the 0-1 track
+            sd = np.std(probes["accuracy_per_seed"][feature], axis=0, ddof=1)[lens]
             out = w.locator(f'.w-probe[data-feature="{feature}"] .out')
             assert float(out.locator(".w-pval").get_attribute("data-sd")) == pytest.approx(sd)
             track, whisker = (out.locator(k).bounding_box() for k in (".w-track", ".w-sd"))
