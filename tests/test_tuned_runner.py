@@ -30,6 +30,18 @@ def test_stages_chain_resume_and_list(tmp_path, capsys):
     assert "9 of 9 planned runs current" in listing and "CPU-s on cpu" in listing
 
 
+@pytest.mark.endtoend
+def test_only_runs_the_stages_named_drawn_from_the_whole_plans_records(tmp_path, capsys):
+    args = ["--quick", "--out", str(tmp_path), "--device", "cpu"]
+    assert tuned.main([*args, "--only", "A"]) == 0
+    assert "running 6 (A)" in capsys.readouterr().out
+    assert {path.stem.split("-")[0] for path in tmp_path.glob("*.json")} == {"A"}
+    assert tuned.main([*args, "--only", "A2", "B"]) == 0     # A2 from A's records, then B
+    out = capsys.readouterr().out
+    assert "running 3 (A2)" in out and "running 4 (B)" in out and "(A)" not in out
+    assert {path.stem.split("-")[0] for path in tmp_path.glob("*.json")} == {"A", "A2", "B"}
+
+
 def test_a_record_is_current_under_the_device_it_names(tmp_path):
     runs, _, _ = tuned.state(tmp_path, quick=True, upto="A")
     run = runs[0]

@@ -91,6 +91,8 @@ def main(argv=None) -> int:
     ap.add_argument("--list", action="store_true", help="list the planned runs and stop")
     ap.add_argument("--upto", choices=STAGES, default=STAGES[-1],
                     help="the last stage to run (default: all)")
+    ap.add_argument("--only", nargs="+", choices=STAGES, default=(),
+                    help="of the stages up to --upto, run these only")
     ap.add_argument("--quick", action="store_true", help="tiny models on a slice of the text")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--device", default="cpu",
@@ -102,6 +104,9 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     while True:
         runs, records, decided = state(out, args.quick, args.upto)
+        if args.only:
+            runs = [r for r in runs if r.group in args.only]
+            records = {r.name: records[r.name] for r in runs if r.name in records}
         if args.list:
             print(listing(runs, records, decided))
             return 0
