@@ -100,7 +100,7 @@ def check_md(checks: dict) -> str:
     and the check chose them."""
     header = ["Model", "Budget", "Learning rate", "Dropout", "Validation bpc", "Steps", ""]
     rows, superseded = [], []
-    for group, check in checks.items():
+    for group, check in sorted(checks.items(), key=lambda kv: float(kv[0][1:])):
         for c in check["shapes"].values():
             for t in c["trials"]:
                 settings = {"lr": t["lr"], "dropout": t["dropout"]}
