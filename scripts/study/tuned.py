@@ -310,9 +310,12 @@ def checked_settings(search: Search, base: Job, records: dict, winners: dict, gr
                        _job(base, model, lr=lr, dropout=dropout, forget_bias=w["forget_bias"],
                             steps=cap, seed=search.seed, test=False), shape=shape)
 
-        step = math.copysign(search.dropout_per_doubling, rule - w["dropout"])
-        dropouts = [trial(w["lr"], round(w["dropout"] + k * step, 6))
-                    for k in range(round(abs(rule - w["dropout"]) / abs(step)) + 1)]
+        # the winner's dropout, then each level on to the rule's (up above the reference
+        # budget, down below it)
+        per = search.dropout_per_doubling
+        levels = round(abs(rule - w["dropout"]) / per)
+        toward = per if rule >= w["dropout"] else -per
+        dropouts = [trial(w["lr"], round(w["dropout"] + k * toward, 6)) for k in range(levels + 1)]
         runs += dropouts
         chosen[shape] = None
         best = _best(records, [r.name for r in dropouts])
