@@ -30,17 +30,15 @@ ALT = "Depth vs dataset size"
 
 def _panel(ax, data: dict, metric: str, c: int) -> list:
     """Training and held-out mean ± std against depth for size index c, the gap shaded."""
-    lines, depths = [], data["depths"]
+    lines, depths, means = [], data["depths"], {}
     for split, color, marker in (("train", LAYER_COLORS[0], "o"),
                                  ("heldout", LAYER_COLORS[2], "s")):
         stats = toy.grid(data, split, metric)
-        mean, std = ([row[c] for row in stats[key]] for key in ("mean", "sd"))
+        means[split], std = ([row[c] for row in stats[key]] for key in ("mean", "sd"))
         label = "training" if split == "train" else "held-out"
-        lines.append(ax.errorbar(depths, mean, yerr=std, marker=marker, ms=4, lw=2, capsize=3,
-                                 color=color, label=label))
-    train, held = ([row[c] for row in toy.grid(data, split, metric)["mean"]]
-                   for split in ("train", "heldout"))
-    ax.fill_between(depths, train, held, color=GREY, alpha=0.18, lw=0)
+        lines.append(ax.errorbar(depths, means[split], yerr=std, marker=marker, ms=4, lw=2,
+                                 capsize=3, color=color, label=label))
+    ax.fill_between(depths, means["train"], means["heldout"], color=GREY, alpha=0.18, lw=0)
     ax.tick_params(labelsize=TICK)
     return lines
 
