@@ -124,6 +124,8 @@ def check_md(checks: dict) -> str:
 
 
 def verdict_figure(plt, v: dict, phone: bool):
+    from matplotlib.ticker import MaxNLocator
+
     fig, (ax, dx) = plt.subplots(*((2, 1) if phone else (1, 2)),
                                  figsize=(PHONE_WIDTH, 7.0) if phone else (8.6, 3.5),
                                  gridspec_kw={"hspace": 0.5} if phone else {"wspace": 0.3})
@@ -147,6 +149,11 @@ def verdict_figure(plt, v: dict, phone: bool):
                         mfc="white" if shape == tuned.PLAIN else color)
     dx.axhspan(-MARGIN, MARGIN, color=GREY, alpha=0.18, lw=0)
     dx.axhline(0, color=GREY, lw=1)
+    # hundredths: the margin's band keeps the range above 0.05, so no two ticks round alike,
+    # and the short labels leave a phone's column room
+    dx.yaxis.set_major_locator(MaxNLocator(nbins=5, steps=[1, 2, 5, 10]))
+    dx.yaxis.set_major_formatter(plt.FuncFormatter(
+        lambda v, _: f"{v:+.2f}".replace("-", "\u2212") if v else "0"))
     ax.set_ylabel("test bits per character", fontsize=LABEL)
     ax.set_title("each shape tuned", fontsize=TITLE)
     dx.set_ylabel("residual minus wide (bpc)", fontsize=LABEL)
@@ -160,8 +167,10 @@ def verdict_figure(plt, v: dict, phone: bool):
         a.tick_params(labelsize=TICK)
         a.grid(alpha=0.25)
     handles, labels = ax.get_legend_handles_labels()
+    # on a phone, the legend's one row is the figure's widest part: keep it tight
     fig.legend(handles, labels, fontsize=SMALL, loc="upper center", ncol=3,
-               bbox_to_anchor=(0.5, 0.02 if phone else 0.0), frameon=False)
+               bbox_to_anchor=(0.5, 0.02 if phone else 0.0), frameon=False,
+               **({"columnspacing": 1.0, "handlelength": 1.5} if phone else {}))
     return fig
 
 
