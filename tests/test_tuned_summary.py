@@ -227,6 +227,11 @@ def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
     # each shape: one row the rule gave, one the check chose
     marks = [row[-1].strip(" |") for row in rows]
     assert sorted(m for m in marks if m) == ["chosen"] * 2 + ["the rule's"] * 2
+    # a shape's rows by dropout, then rate
+    for model in {line.split(" | ")[0] for line in check.splitlines() if "| 2× |" in line}:
+        tried = [(float(c[3]), float(c[2])) for c in (line.split(" | ")
+                 for line in check.splitlines()) if c[0] == model and c[1] == "2×"]
+        assert tried == sorted(tried) and len(set(tried)) == len(tried) > 1
 
 
 def test_the_check_table_names_the_rules_runs_that_the_verdict_leaves_out(tmp_path):

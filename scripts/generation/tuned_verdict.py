@@ -97,13 +97,14 @@ def table_md(v: dict, reference_params: int, cap: int) -> str:
 
 
 def check_md(checks: dict) -> str:
-    """A row per model and settings tried: its validation bpc, and whether the rule gave them
-    and the check chose them."""
+    """A row per model and settings tried, by dropout then rate: its validation bpc, and
+    whether the rule gave them and the check chose them."""
     header = ["Model", "Budget", "Learning rate", "Dropout", "Validation bpc", "Steps", ""]
     rows, superseded = [], []
     for group, check in sorted(checks.items(), key=lambda kv: float(kv[0][1:])):
         for c in check["shapes"].values():
-            for t in c["trials"]:
+            # by dropout, then rate: the order the reader scans a shape's rows in
+            for t in sorted(c["trials"], key=lambda t: (t["dropout"], t["lr"])):
                 settings = {"lr": t["lr"], "dropout": t["dropout"]}
                 marks = [word for word, s in (("the rule's", c["rule"]), ("chosen", c["chosen"]))
                          if s == settings]
