@@ -1,5 +1,5 @@
-"""What §10 "Four budgets" (and §12 after it) says about depth against width across budgets
-holds in the study's committed results: the summary the table and figure are cut from
+"""What §10 "Four budgets, one recipe" (and §12 after it) says about depth against width across
+budgets holds in the study's committed results: the summary the table and figure are cut from
 (docs/generated/data/shakespeare.json, ``scale``).
 
 Each test quotes the page and checks the claim by the lecture's one comparison (the summary's
@@ -45,12 +45,11 @@ def verdicts(scale, shape: str) -> dict[float, str]:
 
 
 def test_depth_does_not_start_to_pay(scale):
-    """"At no budget could the seeds tell three residual layers from the wide layer: the
-    differences run from −0.025 bpc at half the budget to +0.008 at twice it, none resolved.
-    Three plain layers were behind at every budget they were tried"; §10's opening, the home
-    page and its card: the seeds "could not tell three residual layers from one wide layer" at
-    four budgets "spanning a factor of eight"; "three plain layers were behind it at every budget
-    tried\""""
+    """"The one recipe also ran at four budgets, from a quarter of the 3 × 128 budget to twice
+    it. With three seeds a shape, at no budget could the seeds tell three residual layers from
+    the wide layer. Three plain layers were behind at every budget they were tried"; the note:
+    "The residual stack's difference from the wide layer ran from −0.025 bpc at half the budget
+    to +0.008 at twice it, none resolved\""""
     budgets = [b["scale"] for b in scale["lstm"]]
     assert len(budgets) == 4 and max(budgets) / min(budgets) == 8
     assert set(verdicts(scale, RESIDUAL).values()) == {"not resolved"}
@@ -61,18 +60,16 @@ def test_depth_does_not_start_to_pay(scale):
 
 def test_no_stack_is_ahead_of_the_wide_layer(scale):
     """With one recipe for every shape, no stack was ahead of the wide layer at any budget (LSTM
-    and GRU alike): §12's rule 1, "only three residual layers, tuned, beat it", and its card,
-    "With one recipe for every shape, at four budgets, three seeds could not tell the two
-    apart"."""
+    and GRU alike): §12's rule 1, "only three residual layers, tuned, beat it"."""
     every = [c["verdict"] for b in [*scale["lstm"], scale["gru"]]
              for c in b["versus_wide"].values()]
     assert "ahead" not in every
 
 
 def test_no_trend_is_resolved(scale):
-    """"Nor do the runs resolve a trend: per doubling of the budget, the residual stack's
-    difference from the wide layer rose by 0.012 bpc, with a 95 % interval from −0.005 to
-    +0.028" (the numbers are registered)."""
+    """The note: "Nor do the runs resolve a trend: per doubling of the budget, the difference
+    rose by 0.012 bpc, with a 95 % interval from −0.005 to +0.028" (the numbers are
+    registered)."""
     trend = scale["trend"][RESIDUAL]
     assert not trend["resolved"] and trend["per_doubling"] > 0
     assert trend["ci95"][0] < 0 < trend["ci95"][1]

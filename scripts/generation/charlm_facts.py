@@ -11,7 +11,7 @@ import numpy as np
 from scripts.generation import shakespeare_records, shakespeare_scale, tuned_records
 from scripts.generation.write import Output
 from scripts.study.plan import SHAPES
-from scripts.study.tuned_summary import complete, deep_summary, verdict_summary
+from scripts.study.tuned_summary import check_summary, complete, deep_summary, verdict_summary
 from scripts.study.verdict import compare
 
 WIDE, RESIDUAL, PLAIN3, _ = SHAPES
@@ -138,7 +138,8 @@ def plain_two_vs_one():
 
 
 def residual_trend() -> dict:
-    """§10 "Four budgets": the residual stack's difference from the wide layer per doubling."""
+    """§10 "Four budgets, one recipe": the residual stack's difference from the wide layer per
+    doubling."""
     return one_recipe()["scale"]["trend"][RESIDUAL]
 
 
@@ -162,7 +163,8 @@ def largest_budget_last_stop() -> int:
 
 
 def scale_gain_past_cap(shape: str) -> str:
-    """§10 "Four budgets": the mean fall in best validation bpc past the usual step cap."""
+    """§10 "Four budgets, one recipe": the mean fall in best validation bpc past the usual step
+    cap."""
     gains = shakespeare_scale.gain_past(one_recipe_study().records, one_recipe(), shape,
                                         one_recipe_base().train.max_steps)
     return f"{np.mean(gains):.3f}"
@@ -198,3 +200,30 @@ def tuned_versus_wide(shape: str, group: str = "x1") -> dict:
     """The tuned study at budget ``group``: ``shape`` against the one wide layer."""
     return next(b for b in tuned_verdict()["budgets"]
                 if b["group"] == group)["versus_wide"][shape]
+
+
+def tuned_trend() -> dict:
+    """§10 "Each shape tuned": the residual stack's difference from the wide layer per doubling
+    of the budget, over the budgets shown."""
+    return tuned_verdict()["trend"]
+
+
+def tuned_check(group: str, shape: str) -> dict:
+    """The check of ``shape``'s carried settings at budget ``group`` (``check_summary``)."""
+    if "checks" not in _READ:
+        study = tuned_study()
+        _READ["checks"] = check_summary(study.runs, study.records, study.decided, study.every)
+    return _READ["checks"][group]["shapes"][shape]
+
+
+def check_misfit(group: str, shape: str) -> tuple[str, str]:
+    """§10's note on the check: how much worse ``shape``'s carried rate scored than the better
+    of its neighbours (the nearest rates tried either side), and how far apart the other rates'
+    scores lay (rounded up), at the rule's dropout."""
+    c = tuned_check(group, shape)
+    scores = {t["lr"]: t["val_bpc"] for t in c["trials"] if t["dropout"] == c["rule"]["dropout"]}
+    rates, rule = sorted(scores), c["rule"]["lr"]
+    i = rates.index(rule)
+    neighbours = [scores[r] for r in rates[max(i - 1, 0):i + 2] if r != rule]
+    others = [v for r, v in scores.items() if r != rule]
+    return f"{scores[rule] - max(neighbours):.2f}", _ceil3(max(others) - min(others))

@@ -195,7 +195,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     # §10 "More layers, same width": two plain layers against one, with its 95 % interval
     "0.081": ((VERDICT,), lambda: _dec3(-facts.plain_two_vs_one().diff)),
     "-0.170": ((VERDICT,), lambda: _dec3(facts.plain_two_vs_one().ci95[0])),
-    # §10 "Four budgets" (and §12): depth against width across budgets; the residual stack's
+    # §10 "Four budgets, one recipe": depth against width across budgets; the residual stack's
     # differences from the wide layer, lowest and highest, and its trend per doubling
     "-0.025": ((VERDICT,), lambda: _dec3(min(facts.scale_gaps(RESIDUAL)))),
     "0.008": ((VERDICT,), lambda: _dec3(max(facts.scale_gaps(RESIDUAL)))),
@@ -218,14 +218,26 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "0.03": ((VERDICT,), lambda: f"{NEAR_BEST:g}"),
     # ... how long stage A2's runs were, and the dropout its rates were chosen with
     "4,000": ((VERDICT,), lambda: _int(Search().a2_steps)),
-    "0.1": ((VERDICT,), lambda: f"{Search().probe_dropout:g}"),
-    # the tuned study at the reference budget (§10 "Each shape tuned", home, §12): the residual
-    # stack against the wide layer with its 95 % interval; the plain stack's difference
-    "0.019": ((VERDICT, SUMMARY), lambda: _dec3(-facts.tuned_versus_wide(RESIDUAL)["diff"])),
-    "-0.034": ((VERDICT,), lambda: _dec3(facts.tuned_versus_wide(RESIDUAL)["ci95"][0])),
-    "-0.004": ((VERDICT,), lambda: _dec3(facts.tuned_versus_wide(RESIDUAL)["ci95"][1])),
+    # ... and how much dropout the rule adds per doubling of the budget
+    "0.1": ((VERDICT,), lambda: _all(f"{Search().probe_dropout:g}",
+                                     f"{Search().dropout_per_doubling:g}")),
+    # the tuned study at the reference budget (§10 "Each shape tuned"): the residual stack's
+    # lead over the wide layer; the plain stack's difference
+    "0.019": ((VERDICT,), lambda: _dec3(-facts.tuned_versus_wide(RESIDUAL)["diff"])),
     "0.116": ((VERDICT,), lambda: _dec3(facts.tuned_versus_wide(PLAIN3)["diff"])),
     "0.142": ((VERDICT,), lambda: _dec3(facts.scale_versus_wide(1.0, PLAIN3)["diff"])),
+    # ... and across the budgets shown: the residual stack's lead at a quarter of the budget (its
+    # largest), and its trend per doubling with the 95 % interval
+    "0.036": ((VERDICT, SUMMARY),
+              lambda: _dec3(-min(b["versus_wide"][RESIDUAL]["diff"]
+                                 for b in facts.tuned_verdict()["budgets"]))),
+    "0.005": ((VERDICT,), lambda: _dec3(facts.tuned_trend()["per_doubling"])),
+    "-0.010": ((VERDICT,), lambda: _dec3(facts.tuned_trend()["ci95"][0])),
+    "0.020": ((VERDICT,), lambda: _dec3(facts.tuned_trend()["ci95"][1])),
+    # ... the check at a quarter of the budget: the residual stack's carried rate against its
+    # neighbours, and how close its other rates scored
+    "0.04": ((VERDICT,), lambda: facts.check_misfit("x0.25", RESIDUAL)[0]),
+    "0.013": ((VERDICT,), lambda: facts.check_misfit("x0.25", RESIDUAL)[1]),
     # ... each shape's test bpc, one recipe against tuned; the plain stack's and the wide
     # layer's training bpc, tuned
     "2.157": ((VERDICT,), lambda: _dec3(facts.one_recipe_final(WIDE)["test_bpc"]["mean"])),

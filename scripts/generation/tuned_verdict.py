@@ -76,8 +76,12 @@ def table_md(v: dict, reference_params: int, cap: int) -> str:
                          f" ({len(c['seeds'])})", _steps(c, cap)])
     plays = sorted({p for b in v["budgets"] for vs in b["versus_wide"].values()
                     for p in vs["plays"]})
-    agree = [(b["scale"], shape, sum(s < 0 for s in vs["plays"].values()))
-             for b in v["budgets"] for shape, vs in b["versus_wide"].items()]
+    # per deeper shape, on how many plays it needed fewer bits, budget by budget
+    agree: dict[str, list[str]] = {}
+    for b in v["budgets"]:
+        for shape, vs in b["versus_wide"].items():
+            agree.setdefault(shape, []).append(
+                f"{sum(s < 0 for s in vs['plays'].values())} at {b['scale']:g}×")
     return (header_comment(__name__) + md_table(header, rows, "lrlrrr")
             + "\nBudget: within one, the shapes' LSTM parameters match within "
               f"{100 * tuned.Search().tolerance:g}{NBSP}%; whole models differ a little more, as "
@@ -88,11 +92,12 @@ def table_md(v: dict, reference_params: int, cap: int) -> str:
               "*behind* only when the 95 % interval excludes zero; *equivalent* when the 90 % "
               f"interval lies within ±{MARGIN:g}{NBSP}bpc, a margin set before the runs; "
               "otherwise *not resolved*. Steps: the seeds' mean, each run stopped when "
-              f"validation stopped improving or at {fmt_int(cap)}. Play by play ("
-              + ", ".join(p.replace("-", " ").title() for p in plays) + "), the deeper shape "
-              "needed fewer bits on: "
-              + "; ".join(f"{shape} at {scale:g}×, {k} of {len(plays)}"
-                          for scale, shape, k in agree) + ".\n{ .figure-note }\n")
+              f"validation stopped improving or at {fmt_int(cap)}. The test plays are "
+              + ", ".join(p.replace("-", " ").title() for p in plays[:-1]) + " and "
+              + plays[-1].replace("-", " ").title() + f". On how many of the {len(plays)} the "
+              "deeper shape needed fewer bits: "
+              + "; ".join(f"{shape}, {', '.join(counts)}" for shape, counts in agree.items())
+              + ".\n{ .figure-note }\n")
 
 
 
