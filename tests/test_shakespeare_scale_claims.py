@@ -46,8 +46,8 @@ def verdicts(scale, shape: str) -> dict[float, str]:
 
 def test_depth_does_not_start_to_pay(scale):
     """"The one recipe also ran at four budgets, from a quarter of the 3 × 128 budget to twice
-    it. With three seeds a shape, at no budget could the seeds tell three residual layers from
-    the wide layer. Three plain layers were behind at every budget they were tried"; the note:
+    it. Its three seeds a shape could not tell three residual layers from the wide layer at
+    any. Three plain layers were behind at every budget they were tried"; the note:
     "The residual stack's difference from the wide layer ran from −0.025 bpc at half the budget
     to +0.008 at twice it, none resolved\""""
     budgets = [b["scale"] for b in scale["lstm"]]
