@@ -237,7 +237,7 @@ def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
 def test_the_check_table_names_the_rules_runs_that_the_verdict_leaves_out(tmp_path):
     runs, records, _ = _study(-0.02)
     final = next(r for r in runs if r.group == "x2" and r.shape == tuned.WIDE)
-    rule = {**records[final.name], "val_bpc": 2.345,
+    rule = {**records[final.name], "val_bpc": 2.345, "test_bpc": 2.456,
             "config": {**records[final.name]["config"], "lr": 9e-3,
                        "model": {**records[final.name]["config"]["model"], "dropout": 0.3}}}
     name = final.name.rsplit("-lr", 1)[0] + "-lr0.009-d0.3-s1"
@@ -246,7 +246,7 @@ def test_the_check_table_names_the_rules_runs_that_the_verdict_leaves_out(tmp_pa
     assert list(v["checks"]["x2"]["superseded"]) == [name.rsplit("-s", 1)[0]]
     note = (tmp_path / "docs/generated/partials/tuned_check.md").read_text().split("\n\n")[-1]
     label = f"1{NBSP}×{NBSP}{final.job.model.hidden_size}"
-    assert label in note and "2.345" in note
+    assert label in note and "2.345" in note and "2.456" in note
     assert [b["group"] for b in v["budgets"]] == sorted(SHOWN, key=lambda g: float(g[1:]))
 
 

@@ -26,23 +26,24 @@ def words(verdict: dict, shape: str) -> dict[str, str]:
             if shape in b["versus_wide"]}
 
 
-def test_tuned_residual_depth_is_ahead_or_equivalent_and_plain_depth_behind(verdict):
+def test_tuned_residual_depth_is_never_behind_and_plain_depth_is(verdict):
     """§10 "Each shape tuned": "three residual layers were ahead of one wide layer at a quarter
-    of the budget and at the full budget, and equivalent to it at half [...] Three plain
-    layers, tuned at the reference budget only, were behind"; §10's opening and its card,
-    "matched or edged past one wide layer at every budget tried"; the home page and §12's card
-    and first rule, "at two of three budgets [...] equivalent at the third"."""
+    of the budget and at the full budget, and equivalent to it at half [...] At twice the
+    budget, the seeds could not tell the two apart [...] Three plain layers, tuned at the
+    reference budget only, were behind"; §10's opening, the home page and §12's card, "at two
+    of four budgets [...] never behind it", "at half the budget they matched it, and at twice
+    it the runs could not tell them apart"."""
     assert words(verdict, tuned.RESIDUAL) == {"x0.25": "ahead", "x0.5": "equivalent",
-                                              "x1": "ahead"}
+                                              "x1": "ahead", "x2": "not resolved"}
     assert words(verdict, tuned.PLAIN) == {"x1": "behind"}
 
 
 def test_the_lead_is_small_and_no_trend_is_resolved(verdict):
     """"Their lead was a few hundredths of a bit per character: 0.036 bpc at a quarter of the
     budget, 0.019 at the full one" (its largest, then the reference budget's: the numbers are
-    registered); "Over these three budgets, the seeds cannot tell whether the lead grows or
-    shrinks: per doubling, the difference changed by +0.005 bpc (95 % interval −0.010 to
-    +0.020)"."""
+    registered); "Over these four budgets, they cannot tell whether the lead grows or shrinks
+    either: per doubling, the difference changed by +0.005 bpc (95 % interval −0.006 to
+    +0.015)"."""
     diffs = {b["group"]: b["versus_wide"][tuned.RESIDUAL]["diff"] for b in verdict["budgets"]}
     assert min(diffs, key=diffs.get) == "x0.25" and max(diffs.values()) < 0
     assert -0.1 < diffs["x0.25"] < -0.01
@@ -85,49 +86,50 @@ def test_the_seeds_are_the_plans(verdict):
     assert (len(search.final_seeds), len(search.few_seeds)) == (5, 3)
 
 
-def test_the_budgets_shown_are_a_quarter_half_and_the_reference(verdict):
-    """"at each of three budgets", "at two of three budgets" (§10, home, §12); "the tuned runs
-    at twice the budget are still training" (§10, home): when they land, the pages' verdict is
-    due again."""
-    assert [b["group"] for b in verdict["budgets"]] == ["x0.25", "x0.5", "x1"]
+def test_the_budgets_shown_are_a_quarter_half_the_reference_and_twice(verdict):
+    """"at each of four budgets", "at two of four budgets" (§10, home, §12)."""
+    assert [b["group"] for b in verdict["budgets"]] == ["x0.25", "x0.5", "x1", "x2"]
 
 
-def test_the_check_came_after_the_rules_settings_left_the_wide_layer_behind_at_twice():
-    """"The check was added after the first final runs at twice the budget: on their
-    validation plays, the rule's settings had left the wide layer well behind the residual
-    stack" (those runs are set aside, and their records kept: by more than the margin of
-    equivalence, on every seed)."""
-    import json
-
-    from claim_sources import DOCS
-
+def test_the_check_came_after_the_rules_settings_left_the_wide_layer_behind_at_twice(verdict):
+    """"Twice the budget is exploratory. There the check came only after the rule's settings
+    had trained the first final runs. On their validation plays, the wide layer had fallen well
+    behind the residual stack [by more than the margin of equivalence, on every seed], and two
+    seeds' test scores had been read. Those runs are set aside, and listed below the table"."""
     search = tuned.Search()
-    rule: dict[str, list[float]] = {}
-    for shape, w in generated("data/tuned_search.json")["winners"].items():
-        settings = (w["lr"], tuned.dropout_at(w["dropout"], 2.0, search.dropout_per_doubling))
-        for path in (DOCS / "generated/experiments/tuned").glob("*.json"):
-            rec = json.loads(path.read_text(encoding="utf-8"))
-            model = rec["config"]["model"]
-            if (rec["group"] == "x2" and (rec["config"]["lr"], model["dropout"]) == settings
-                    and model["num_layers"] == (1 if shape == tuned.WIDE else 3)
-                    and model["residual"] == (shape == tuned.RESIDUAL)):
-                rule.setdefault(shape, []).append(rec["val_bpc"])
-    wide, residual = rule[tuned.WIDE], rule[tuned.RESIDUAL]
-    assert len(wide) == len(residual) >= 2
-    assert min(wide) - max(residual) > MARGIN
+    check = verdict["checks"]["x2"]
+    rule = {}
+    for shape, c in check["shapes"].items():
+        kept = [s for s in check["superseded"].values()
+                if (s["layers"], s["hidden"], s["residual"]) == (c["layers"], c["hidden"],
+                                                                  c["residual"])]
+        assert len(kept) == 1 and (kept[0]["lr"], kept[0]["dropout"]) == (
+            c["rule"]["lr"], c["rule"]["dropout"])
+        assert len(kept[0]["val_bpc"]) == len(kept[0]["test_bpc"]) == 2
+        rule[shape] = kept[0]["val_bpc"]
+    assert set(rule) == {tuned.WIDE, tuned.RESIDUAL}
+    assert min(rule[tuned.WIDE]) - max(rule[tuned.RESIDUAL]) > MARGIN
+    # "on the test plays too, the rule's settings had left the wide layer further behind than
+    # the chosen ones do"
+    test = {(s["layers"], s["residual"]): sum(s["test_bpc"]) / len(s["test_bpc"])
+            for s in check["superseded"].values()}
+    rule_gap = test[(3, True)] - test[(1, False)]
+    assert rule_gap < _at(verdict, "x2")["versus_wide"][tuned.RESIDUAL]["diff"] < 0
+    assert check["shapes"][tuned.WIDE]["rule"]["dropout"] == search.dropout_per_doubling
 
 
 def test_the_check_moved_every_rate_and_one_seed_is_noisy(verdict):
     """"How the other budgets got their settings": "below the reference budget none [no
-    dropout] was tried"; "The check moved every shape's rate at both budgets"; "At a quarter
-    of the budget, the residual stack's carried rate, the rule's in the table, scored about
-    0.04 bpc worse than both its neighbours, while its four other rates lay within 0.013 of
-    each other" (the numbers are registered)."""
+    dropout] was tried, and at twice the budget only none and 0.1"; "The check moved every
+    shape's rate at every budget"; "At a quarter of the budget, the residual stack's carried
+    rate, the rule's in the table, scored about 0.04 bpc worse than both its neighbours, while
+    its four other rates lay within 0.013 of each other" (the numbers are registered)."""
     checks = verdict["checks"]
-    assert sorted(checks) == ["x0.25", "x0.5"]
-    for check in checks.values():
+    assert sorted(checks) == ["x0.25", "x0.5", "x2"]
+    for group, check in checks.items():
         for c in check["shapes"].values():
-            assert {t["dropout"] for t in c["trials"]} == {0.0}
+            tried = {0.0, tuned.Search().dropout_per_doubling} if group == "x2" else {0.0}
+            assert {t["dropout"] for t in c["trials"]} == tried
             assert c["chosen"]["lr"] != c["rule"]["lr"]
     c = checks["x0.25"]["shapes"][tuned.RESIDUAL]
     scores = {t["lr"]: t["val_bpc"] for t in c["trials"]}
@@ -136,6 +138,21 @@ def test_the_check_moved_every_rate_and_one_seed_is_noisy(verdict):
     carried, others = scores.pop(c["rule"]["lr"]), list(scores.values())
     assert 0 < i < len(rates) - 1 and len(others) == 4
     assert carried - max(scores[rates[i - 1]], scores[rates[i + 1]]) > max(others) - min(others)
+
+
+def test_at_twice_the_budget_dropout_hurt_the_wide_layer_and_helped_the_stack(verdict):
+    """"At twice the budget, the rule's dropout cost the wide layer 0.04 bpc on validation and
+    gained the residual stack 0.03 [both registered]. So the wide layer dropped it, and the
+    residual stack kept it. Its choice sits at the edge of what was tried"."""
+    shapes = verdict["checks"]["x2"]["shapes"]
+    for shape, sign in ((tuned.WIDE, 1), (tuned.RESIDUAL, -1)):
+        c = shapes[shape]
+        at_rate = {t["dropout"]: t["val_bpc"] for t in c["trials"] if t["lr"] == c["rule"]["lr"]}
+        assert sign * (at_rate[c["rule"]["dropout"]] - at_rate[0.0]) > 0
+    assert shapes[tuned.WIDE]["chosen"]["dropout"] == 0.0
+    residual = shapes[tuned.RESIDUAL]
+    assert residual["chosen"]["dropout"] == residual["rule"]["dropout"] == max(
+        t["dropout"] for t in residual["trials"])
 
 
 def test_once_depth_trains_the_shapes_differ_by_a_few_hundredths_at_most(study, verdict):

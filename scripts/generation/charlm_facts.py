@@ -216,6 +216,17 @@ def tuned_check(group: str, shape: str) -> dict:
     return _READ["checks"][group]["shapes"][shape]
 
 
+def check_dropout_cost(group: str, shape: str) -> float:
+    """§10's note on the check: how much the rule's dropout raised ``shape``'s validation bpc
+    over the search's (the dropout tried farthest from it), both at the carried rate; below
+    zero, the rule's dropout helped."""
+    c = tuned_check(group, shape)
+    rule = c["rule"]
+    at_rate = {t["dropout"]: t["val_bpc"] for t in c["trials"] if t["lr"] == rule["lr"]}
+    searched = max(at_rate, key=lambda d: abs(d - rule["dropout"]))
+    return at_rate[rule["dropout"]] - at_rate[searched]
+
+
 def check_misfit(group: str, shape: str) -> tuple[str, str]:
     """§10's note on the check: how much worse ``shape``'s carried rate scored than the better
     of its neighbours (the nearest rates tried either side), and how far apart the other rates'

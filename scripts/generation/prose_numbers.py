@@ -214,8 +214,10 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "0.009": ((VERDICT,), lambda: _all(facts.scale_gain_past_cap(RESIDUAL),
                                        _dec3(facts.plain_two_vs_one().ci95[1]))),
     "0.001": ((VERDICT,), lambda: facts.scale_gain_past_cap(WIDE)),
-    # §10 "The same search for every shape": how close to its best a rate must come
-    "0.03": ((VERDICT,), lambda: f"{NEAR_BEST:g}"),
+    # §10 "The search": how close to its best a rate must come (also, at twice the budget,
+    # what the rule's dropout gained the residual stack on validation)
+    "0.03": ((VERDICT,), lambda: _all(f"{NEAR_BEST:g}",
+                                      f"{-facts.check_dropout_cost('x2', RESIDUAL):.2f}")),
     # ... how long stage A2's runs were, and the dropout its rates were chosen with
     "4,000": ((VERDICT,), lambda: _int(Search().a2_steps)),
     # ... and how much dropout the rule adds per doubling of the budget
@@ -232,11 +234,13 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
               lambda: _dec3(-min(b["versus_wide"][RESIDUAL]["diff"]
                                  for b in facts.tuned_verdict()["budgets"]))),
     "0.005": ((VERDICT,), lambda: _dec3(facts.tuned_trend()["per_doubling"])),
-    "-0.010": ((VERDICT,), lambda: _dec3(facts.tuned_trend()["ci95"][0])),
-    "0.020": ((VERDICT,), lambda: _dec3(facts.tuned_trend()["ci95"][1])),
+    "-0.006": ((VERDICT,), lambda: _dec3(facts.tuned_trend()["ci95"][0])),
+    "0.015": ((VERDICT,), lambda: _dec3(facts.tuned_trend()["ci95"][1])),
     # ... the check at a quarter of the budget: the residual stack's carried rate against its
-    # neighbours, and how close its other rates scored
-    "0.04": ((VERDICT,), lambda: facts.check_misfit("x0.25", RESIDUAL)[0]),
+    # neighbours (also, at twice the budget, what the rule's dropout cost the wide layer on
+    # validation), and how close its other rates scored
+    "0.04": ((VERDICT,), lambda: _all(facts.check_misfit("x0.25", RESIDUAL)[0],
+                                      f"{facts.check_dropout_cost('x2', WIDE):.2f}")),
     "0.013": ((VERDICT,), lambda: facts.check_misfit("x0.25", RESIDUAL)[1]),
     # ... each shape's test bpc, one recipe against tuned; the plain stack's and the wide
     # layer's training bpc, tuned

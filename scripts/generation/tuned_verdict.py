@@ -115,16 +115,17 @@ def check_md(checks: dict) -> str:
                          if s == settings]
                 rows.append([model_label(c), group[1:] + "×", f"{t['lr']:g}", f"{t['dropout']:g}",
                              f"{t['val_bpc']:.3f}", fmt_int(t["steps"]), ", ".join(marks)])
-        superseded += [f"{fmt_int(len(s['val_bpc']))} of {model_label(s)} at {group[1:]}× (rate "
-                       f"{s['lr']:g}, dropout {s['dropout']:g}; validation bpc "
-                       f"{np.mean(s['val_bpc']):.3f})" for s in check["superseded"].values()]
+        superseded += [f" Set aside: {model_label(s)} at {group[1:]}× (rate {s['lr']:g}, "
+                       f"dropout {s['dropout']:g}), validation bpc {np.mean(s['val_bpc']):.3f} "
+                       f"and test {np.mean(s['test_bpc']):.3f}, means of "
+                       f"{len(s['val_bpc'])} seeds." for s in check["superseded"].values()]
     note = ("Seed 0, validation plays; each run to the stopping rule. First each dropout from "
             "the search's to the rule's, at the search's rate; then the rates either side at the "
             "best of them, one step further while the best sat at an edge. The final runs take "
             "the settings with the lowest validation bpc.")
     if superseded:
-        note += (" Before the check, the rule's settings had trained these final runs, which "
-                 "the verdict leaves out: " + "; ".join(superseded) + ".")
+        note += (" The verdict leaves out the final runs that the rule's settings had trained "
+                 "before the check." + "".join(superseded))
     return (header_comment(__name__) + md_table(header, rows, "lrrrrrl")
             + "\n" + note + "\n{ .figure-note }\n")
 
