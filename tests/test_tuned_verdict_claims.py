@@ -28,22 +28,22 @@ def words(verdict: dict, shape: str) -> dict[str, str]:
 
 def test_tuned_residual_depth_is_never_behind_and_plain_depth_is(verdict):
     """§10 "Each shape tuned": "three residual layers were ahead of one wide layer at a quarter
-    of the budget and at the full budget, and equivalent to it at half [...] At twice the
-    budget, the seeds could not tell the two apart [...] Three plain layers, tuned at the
-    reference budget only, were behind"; §10's opening, the home page and §12's card, "at two
-    of four budgets [...] never behind it", "at half the budget they matched it, and at twice
-    it the runs could not tell them apart"."""
+    and at the full budget, and equivalent to it at half [...] At twice the
+    budget, an exploratory point [...], the seeds could not tell the two apart [...] Three
+    plain layers, tuned at the reference budget only, were behind"; §10's opening, the home
+    page and §12's card, "at two of four budgets [...] never behind it", "at
+    half the budget they matched it, and at twice the budget the runs could not tell them
+    apart", plain layers "behind the wide layer at the one budget where they were tuned"."""
     assert words(verdict, tuned.RESIDUAL) == {"x0.25": "ahead", "x0.5": "equivalent",
                                               "x1": "ahead", "x2": "not resolved"}
     assert words(verdict, tuned.PLAIN) == {"x1": "behind"}
 
 
 def test_the_lead_is_small_and_no_trend_is_resolved(verdict):
-    """"Their lead was a few hundredths of a bit per character: 0.036 bpc at a quarter of the
-    budget, 0.019 at the full one" (its largest, then the reference budget's: the numbers are
-    registered); "Over these four budgets, they cannot tell whether the lead grows or shrinks
-    either: per doubling, the difference changed by +0.005 bpc (95 % interval −0.006 to
-    +0.015)"."""
+    """"Their lead was a few hundredths of a bit per character: 0.036 bpc at a quarter, 0.019
+    at the full budget" (its largest, then the reference budget's: the numbers are
+    registered); "Nor can they tell whether the gap grows or shrinks over these four budgets:
+    per doubling, the difference changed by +0.005 bpc (95 % interval −0.006 to +0.015)"."""
     diffs = {b["group"]: b["versus_wide"][tuned.RESIDUAL]["diff"] for b in verdict["budgets"]}
     assert min(diffs, key=diffs.get) == "x0.25" and max(diffs.values()) < 0
     assert -0.1 < diffs["x0.25"] < -0.01
@@ -92,10 +92,11 @@ def test_the_budgets_shown_are_a_quarter_half_the_reference_and_twice(verdict):
 
 
 def test_the_check_came_after_the_rules_settings_left_the_wide_layer_behind_at_twice(verdict):
-    """"Twice the budget is exploratory. There the check came only after the rule's settings
-    had trained the first final runs. On their validation plays, the wide layer had fallen well
-    behind the residual stack [by more than the margin of equivalence, on every seed], and two
-    seeds' test scores had been read. Those runs are set aside, and listed below the table"."""
+    """"Twice the budget is exploratory. There the check was designed, and run, only after the
+    rule's settings had trained the original final runs. On their validation plays, the wide
+    layer had trailed the residual stack by more than the margin of equivalence [on every
+    seed], and two seeds' test scores had been read. Those runs are set aside, and listed
+    below the next table"."""
     search = tuned.Search()
     check = verdict["checks"]["x2"]
     rule = {}
@@ -109,8 +110,8 @@ def test_the_check_came_after_the_rules_settings_left_the_wide_layer_behind_at_t
         rule[shape] = kept[0]["val_bpc"]
     assert set(rule) == {tuned.WIDE, tuned.RESIDUAL}
     assert min(rule[tuned.WIDE]) - max(rule[tuned.RESIDUAL]) > MARGIN
-    # "on the test plays too, the rule's settings had left the wide layer further behind than
-    # the chosen ones do"
+    # "On the test plays too, the gap between the two shapes was wider under the rule's settings
+    # than under the chosen ones"
     test = {(s["layers"], s["residual"]): sum(s["test_bpc"]) / len(s["test_bpc"])
             for s in check["superseded"].values()}
     rule_gap = test[(3, True)] - test[(1, False)]
@@ -119,11 +120,11 @@ def test_the_check_came_after_the_rules_settings_left_the_wide_layer_behind_at_t
 
 
 def test_the_check_moved_every_rate_and_one_seed_is_noisy(verdict):
-    """"How the other budgets got their settings": "below the reference budget none [no
-    dropout] was tried, and at twice the budget only none and 0.1"; "The check moved every
-    shape's rate at every budget"; "At a quarter of the budget, the residual stack's carried
-    rate, the rule's in the table, scored about 0.04 bpc worse than both its neighbours, while
-    its four other rates lay within 0.013 of each other" (the numbers are registered)."""
+    """"How the other budgets got their settings": "below the reference budget only zero
+    dropout was tried, and at twice the budget 0 and 0.1"; "The check moved both compared
+    shapes' rates at each budget it ran at"; "At a quarter of the budget, the residual stack's
+    carried rate [...] scored about 0.04 bpc worse than both its neighbours, while its four
+    other rates lay within 0.013 of each other" (the numbers are registered)."""
     checks = verdict["checks"]
     assert sorted(checks) == ["x0.25", "x0.5", "x2"]
     for group, check in checks.items():
@@ -142,8 +143,8 @@ def test_the_check_moved_every_rate_and_one_seed_is_noisy(verdict):
 
 def test_at_twice_the_budget_dropout_hurt_the_wide_layer_and_helped_the_stack(verdict):
     """"At twice the budget, the rule's dropout cost the wide layer 0.04 bpc on validation and
-    gained the residual stack 0.03 [both registered]. So the wide layer dropped it, and the
-    residual stack kept it. Its choice sits at the edge of what was tried"."""
+    saved the residual stack 0.03 [both registered]. So the wide layer dropped it, and the
+    residual stack kept it. The residual stack's 0.1 sits at the edge of what was tried"."""
     shapes = verdict["checks"]["x2"]["shapes"]
     for shape, sign in ((tuned.WIDE, 1), (tuned.RESIDUAL, -1)):
         c = shapes[shape]

@@ -117,8 +117,9 @@ def check_md(checks: dict) -> str:
                              f"{t['val_bpc']:.3f}", fmt_int(t["steps"]), ", ".join(marks)])
         superseded += [f" Set aside: {model_label(s)} at {group[1:]}× (rate {s['lr']:g}, "
                        f"dropout {s['dropout']:g}), validation bpc {np.mean(s['val_bpc']):.3f} "
-                       f"and test {np.mean(s['test_bpc']):.3f}, means of "
-                       f"{len(s['val_bpc'])} seeds." for s in check["superseded"].values()]
+                       f"and test {np.mean(s['test_bpc']):.3f}, means of the "
+                       f"{len(s['val_bpc'])} seeds it trained."
+                       for s in check["superseded"].values()]
     note = ("Seed 0, validation plays; each run to the stopping rule. First each dropout from "
             "the search's to the rule's, at the search's rate; then the rates either side at the "
             "best of them, one step further while the best sat at an edge. The final runs take "
