@@ -219,6 +219,7 @@ def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
     assert len(rows) == 1 + shapes
     verdicts = [vs["verdict"] for b in v["budgets"] for vs in b["versus_wide"].values()]
     assert set(verdicts) == {"ahead"} and table.count("| ahead |") == len(verdicts)
+    assert "xploratory" not in table                    # no runs were set aside
     for layout in ("", ".phone"):
         assert (tmp_path / f"docs/generated/figures/tuned_verdict{layout}.svg").is_file()
     check = (tmp_path / "docs/generated/partials/tuned_check.md").read_text()
@@ -247,6 +248,12 @@ def test_the_check_table_names_the_rules_runs_that_the_verdict_leaves_out(tmp_pa
     note = (tmp_path / "docs/generated/partials/tuned_check.md").read_text().split("\n\n")[-1]
     label = f"1{NBSP}×{NBSP}{final.job.model.hidden_size}"
     assert label in note and "2.345" in note and "2.456" in note
+    # the verdict table marks that budget's rows, and only those, exploratory
+    verdict_rows = [line.split(" | ")[1] for line in (
+        tmp_path / "docs/generated/partials/tuned_verdict.md").read_text().splitlines()
+        if line.startswith("| ") and "---" not in line][1:]
+    assert {row for row in verdict_rows if "exploratory" in row} == {"2, exploratory"}
+    assert sum("exploratory" in row for row in verdict_rows) == 2
     assert [b["group"] for b in v["budgets"]] == sorted(SHOWN, key=lambda g: float(g[1:]))
 
 

@@ -60,16 +60,18 @@ def _steps(c: dict, cap: int) -> str:
                                                    else "")
 
 
-def table_md(v: dict, reference_params: int, cap: int) -> str:
+def table_md(v: dict, reference_params: int, cap: int, exploratory=frozenset()) -> str:
     """A row per model, the model first (the page keeps that column in view on a phone), then
-    its verdict against the wide layer of its budget."""
+    its verdict against the wide layer of its budget. The budgets in ``exploratory`` (groups)
+    are marked so: their settings were chosen after some of their test scores were read."""
     header = ["Model", f"Budget (× {fmt_int(reference_params)})", "Verdict",
               "Minus the wide layer's (95 % interval)", "Test bpc", "Steps"]
     rows = []
     for budget in v["budgets"]:
         for shape, c in budget["shapes"].items():
             vs = budget["versus_wide"].get(shape)
-            rows.append([model_label(c), f"{budget['scale']:g}",
+            mark = ", exploratory" if budget["group"] in exploratory else ""
+            rows.append([model_label(c), f"{budget['scale']:g}{mark}",
                          "" if vs is None else WORDS[vs["verdict"]],
                          "" if vs is None else _interval(vs),
                          f"{c['test_bpc']['mean']:.3f}{NBSP}±{NBSP}{c['test_bpc']['sd']:.3f}"
@@ -97,7 +99,10 @@ def table_md(v: dict, reference_params: int, cap: int) -> str:
               + plays[-1].replace("-", " ").title() + f". On how many of the {len(plays)} the "
               "deeper shape needed fewer bits: "
               + "; ".join(f"{shape}, {', '.join(counts)}" for shape, counts in agree.items())
-              + ".\n{ .figure-note }\n")
+              + "." + (" *Exploratory*: the budget's settings were checked after final runs "
+                       "under the rule had read its test plays; those runs are set aside."
+                       if exploratory else "")
+              + "\n{ .figure-note }\n")
 
 
 
@@ -197,8 +202,11 @@ def run(out: Output) -> None:
                                                    "checks": checks})
     if checks:
         out.text("generated/partials/tuned_check.md", check_md(checks))
+    # a budget whose rule-trained final runs were set aside chose its settings after reading
+    # their test scores
+    exploratory = {g for g, c in checks.items() if c["superseded"]}
     out.text("generated/partials/tuned_verdict.md",
-             table_md(v, reference["params"], study.decided["cap"]))
+             table_md(v, reference["params"], study.decided["cap"], exploratory))
     plt = mpl()
     save_layouts(lambda phone: verdict_figure(plt, v, phone), out,
                  "generated/figures/tuned_verdict.svg",
