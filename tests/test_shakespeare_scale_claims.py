@@ -46,13 +46,13 @@ def verdicts(scale, shape: str) -> dict[float, str]:
 
 def test_depth_does_not_start_to_pay(scale):
     """"The one recipe also ran at four budgets, from a quarter of the 3 × 128 budget to twice
-    it. Its three seeds a shape could not tell three residual layers from the wide layer at
-    any. Three plain layers were behind at every budget they were tried"; the note:
+    it. Its three seeds a shape never put three residual layers ahead of the wide layer, nor
+    behind it. Three plain layers were behind at every budget they were tried"; the note:
     "The residual stack's difference from the wide layer ran from −0.025 bpc at half the budget
-    to +0.008 at twice it, none resolved\""""
+    to +0.008 at twice it, neither ahead nor behind at any\""""
     budgets = [b["scale"] for b in scale["lstm"]]
     assert len(budgets) == 4 and max(budgets) / min(budgets) == 8
-    assert set(verdicts(scale, RESIDUAL).values()) == {"not resolved"}
+    assert set(verdicts(scale, RESIDUAL).values()) <= {"not resolved", "equivalent"}
     assert set(verdicts(scale, PLAIN3).values()) == {"behind"}
     diffs = {b["scale"]: b["versus_wide"][RESIDUAL]["diff"] for b in scale["lstm"]}
     assert min(diffs, key=diffs.get) == 0.5 and max(diffs, key=diffs.get) == 2.0
@@ -60,7 +60,7 @@ def test_depth_does_not_start_to_pay(scale):
 
 def test_no_stack_is_ahead_of_the_wide_layer(scale):
     """With one recipe for every shape, no stack was ahead of the wide layer at any budget (LSTM
-    and GRU alike): §12's rule 1, "only three residual layers, tuned, beat it"."""
+    and GRU alike): §12's rule 1, "only three residual layers, tuned, were ahead of it"."""
     every = [c["verdict"] for b in [*scale["lstm"], scale["gru"]]
              for c in b["versus_wide"].values()]
     assert "ahead" not in every
@@ -107,11 +107,11 @@ def test_the_gru_at_the_reference_budget(scale):
 
 def test_how_the_budgets_were_run(scale):
     """The note: "At a quarter and half the budget most runs ran to the 6,000-step cap [...] At
-    twice the budget the cap is 12,000 steps"; "the longer cap favoured depth, and still the
-    seeds could not tell the two apart" (what each shape gained past the usual cap is
+    twice the budget the cap is 12,000 steps"; "the longer cap favoured depth, and still it
+    did not put the residual stack ahead" (what each shape gained past the usual cap is
     registered)."""
     small = [n for b in scale["lstm"] if b["scale"] < 1
              for c in b["shapes"].values() for n in c["steps"]]
     assert sum(n == 6000 for n in small) > len(small) / 2
     assert list(SCALE_STEPS) == [scale["lstm"][-1]["scale"]]
-    assert verdicts(scale, RESIDUAL)[2.0] == "not resolved"
+    assert verdicts(scale, RESIDUAL)[2.0] != "ahead"
