@@ -220,6 +220,7 @@ def test_the_verdict_generator_writes_its_table_figures_and_data(tmp_path):
     verdicts = [vs["verdict"] for b in v["budgets"] for vs in b["versus_wide"].values()]
     assert set(verdicts) == {"ahead"} and table.count("| ahead |") == len(verdicts)
     assert "xploratory" not in table                    # no runs were set aside
+    assert "exploratory" not in (tmp_path / "docs/generated/figures/tuned_verdict.svg").read_text()
     for layout in ("", ".phone"):
         assert (tmp_path / f"docs/generated/figures/tuned_verdict{layout}.svg").is_file()
     check = (tmp_path / "docs/generated/partials/tuned_check.md").read_text()
@@ -254,6 +255,8 @@ def test_the_check_table_names_the_rules_runs_that_the_verdict_leaves_out(tmp_pa
         if line.startswith("| ") and "---" not in line][1:]
     assert {row for row in verdict_rows if "exploratory" in row} == {"2, exploratory"}
     assert sum("exploratory" in row for row in verdict_rows) == 2
+    figure = (tmp_path / "docs/generated/figures/tuned_verdict.svg").read_text()
+    assert figure.count(">exploratory<") == 1
     assert [b["group"] for b in v["budgets"]] == sorted(SHOWN, key=lambda g: float(g[1:]))
 
 

@@ -136,7 +136,7 @@ def check_md(checks: dict) -> str:
             + "\n" + note + "\n{ .figure-note }\n")
 
 
-def verdict_figure(plt, v: dict, phone: bool):
+def verdict_figure(plt, v: dict, phone: bool, exploratory=frozenset()):
     from matplotlib.ticker import MaxNLocator
 
     fig, (ax, dx) = plt.subplots(*((2, 1) if phone else (1, 2)),
@@ -171,6 +171,12 @@ def verdict_figure(plt, v: dict, phone: bool):
     ax.set_title("each shape tuned", fontsize=TITLE)
     dx.set_ylabel("residual minus wide (bpc)", fontsize=LABEL)
     dx.set_title("below 0: depth needed fewer bits", fontsize=TITLE)
+    for b in budgets:
+        if b["group"] in exploratory:
+            # above the difference's bar, ending there: the largest budget is at the right edge
+            dx.annotate("exploratory", (b["params"], b["versus_wide"][tuned.RESIDUAL]["ci95"][1]),
+                        xytext=(2, 4), textcoords="offset points", ha="right", va="bottom",
+                        fontsize=SMALL, color=GREY, style="italic")
     ticks = [b["params"] for b in budgets]
     for a in (ax, dx):
         a.set_xscale("log")
@@ -208,7 +214,7 @@ def run(out: Output) -> None:
     out.text("generated/partials/tuned_verdict.md",
              table_md(v, reference["params"], study.decided["cap"], exploratory))
     plt = mpl()
-    save_layouts(lambda phone: verdict_figure(plt, v, phone), out,
+    save_layouts(lambda phone: verdict_figure(plt, v, phone, exploratory), out,
                  "generated/figures/tuned_verdict.svg",
                  "Test bits per character of each tuned shape against whole-model parameters, "
                  "and the residual stack's difference to the one wide layer with its 95 % "
