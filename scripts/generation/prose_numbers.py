@@ -198,8 +198,9 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     # §10 "Four budgets, one recipe": depth against width across budgets; the residual stack's
     # differences from the wide layer, lowest and highest, and its trend per doubling
     "-0.025": ((VERDICT,), lambda: _dec3(min(facts.scale_gaps(RESIDUAL)))),
-    "-0.004": ((VERDICT,), lambda: _dec3(facts.residual_trend()["ci95"][0])),
-    "0.026": ((VERDICT,), lambda: _dec3(facts.residual_trend()["ci95"][1])),
+    "0.003": ((VERDICT,), lambda: _dec3(max(facts.scale_gaps(RESIDUAL)))),
+    "-0.003": ((VERDICT,), lambda: _dec3(facts.residual_trend()["ci95"][0])),
+    "0.024": ((VERDICT,), lambda: _dec3(facts.residual_trend()["ci95"][1])),
     "0.011": ((VERDICT,), lambda: _dec3(facts.residual_trend()["per_doubling"])),
     "0.14": ((VERDICT,), lambda: f"{min(facts.scale_gaps(PLAIN3)):.2f}"),
     "0.18": ((VERDICT,), lambda: f"{max(facts.scale_gaps(PLAIN3)):.2f}"),
@@ -208,11 +209,11 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     # the last 1,000 steps' gain below the reference budget
     "0.012": ((VERDICT,), lambda: facts.late_gain_below(1.0)),
     "12,000": ((VERDICT,), lambda: _int(max(facts.plan_constant("SCALE_STEPS").values()))),
-    "10,250": ((VERDICT,), lambda: _int(facts.largest_budget_last_stop())),
-    # the residual stacks' gain past the usual cap; the top of two plain layers' interval
-    "0.009": ((VERDICT,), lambda: _all(facts.scale_gain_past_cap(RESIDUAL),
-                                       _dec3(facts.plain_two_vs_one().ci95[1]))),
-    "0.002": ((VERDICT,), lambda: facts.scale_gain_past_cap(WIDE)),
+    "7,750": ((VERDICT,), lambda: _int(facts.largest_budget_last_stop())),
+    # the top of two plain layers' interval; the residual and wide layers' gain past the usual cap
+    "0.009": ((VERDICT,), lambda: _dec3(facts.plain_two_vs_one().ci95[1])),
+    "0.001": ((VERDICT,), lambda: _all(facts.scale_gain_past_cap(RESIDUAL),
+                                       facts.scale_gain_past_cap(WIDE))),
     # §10 "The search": how close to its best a rate must come (also, at twice the budget,
     # what the rule's dropout gained the residual stack on validation)
     "0.03": ((VERDICT,), lambda: _all(f"{NEAR_BEST:g}",
@@ -232,10 +233,7 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "0.036": ((VERDICT, SUMMARY),
               lambda: _dec3(-min(b["versus_wide"][RESIDUAL]["diff"]
                                  for b in facts.tuned_verdict()["budgets"]))),
-    # (and, in the one-recipe study, the residual stack's highest difference from the wide
-    # layer)
-    "0.005": ((VERDICT,), lambda: _all(_dec3(facts.tuned_trend()["per_doubling"]),
-                                       _dec3(max(facts.scale_gaps(RESIDUAL))))),
+    "0.005": ((VERDICT,), lambda: _dec3(facts.tuned_trend()["per_doubling"])),
     "-0.006": ((VERDICT,), lambda: _dec3(facts.tuned_trend()["ci95"][0])),
     "0.015": ((VERDICT,), lambda: _dec3(facts.tuned_trend()["ci95"][1])),
     # ... the check at a quarter of the budget: the residual stack's carried rate against its
