@@ -191,7 +191,9 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     # and where a page names a level
     "95": ((TESTBEDS, LAYERS, VERDICT, DATA_PAGE), lambda: f"{100 * LEVEL:.0f}"),
     "90": ((TESTBEDS, VANISH), lambda: f"{100 * EQUIVALENCE_LEVEL:.0f}"),
-    "0.025": ((TESTBEDS, VERDICT), lambda: f"{MARGIN:g}"),
+    # ... the margin of equivalence (also the top of the one-recipe residual trend's interval, §10)
+    "0.025": ((TESTBEDS, VERDICT), lambda: _all(f"{MARGIN:g}",
+                                                _dec3(facts.residual_trend()["ci95"][1]))),
     # §10 "More layers, same width": two plain layers against one, with its 95 % interval
     "0.081": ((VERDICT,), lambda: _dec3(-facts.plain_two_vs_one().diff)),
     "-0.170": ((VERDICT,), lambda: _dec3(facts.plain_two_vs_one().ci95[0])),
@@ -200,7 +202,6 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "-0.025": ((VERDICT,), lambda: _dec3(min(facts.scale_gaps(RESIDUAL)))),
     "0.003": ((VERDICT,), lambda: _dec3(max(facts.scale_gaps(RESIDUAL)))),
     "-0.003": ((VERDICT,), lambda: _dec3(facts.residual_trend()["ci95"][0])),
-    "0.024": ((VERDICT,), lambda: _dec3(facts.residual_trend()["ci95"][1])),
     "0.011": ((VERDICT,), lambda: _dec3(facts.residual_trend()["per_doubling"])),
     "0.14": ((VERDICT,), lambda: f"{min(facts.scale_gaps(PLAIN3)):.2f}"),
     "0.18": ((VERDICT,), lambda: f"{max(facts.scale_gaps(PLAIN3)):.2f}"),
@@ -210,10 +211,11 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     "0.012": ((VERDICT,), lambda: facts.late_gain_below(1.0)),
     "12,000": ((VERDICT,), lambda: _int(max(facts.plan_constant("SCALE_STEPS").values()))),
     "7,750": ((VERDICT,), lambda: _int(facts.largest_budget_last_stop())),
-    # the top of two plain layers' interval; the residual and wide layers' gain past the usual cap
+    # the top of two plain layers' interval; the larger of the residual and wide layers' gains
+    # past the usual cap
     "0.009": ((VERDICT,), lambda: _dec3(facts.plain_two_vs_one().ci95[1])),
-    "0.001": ((VERDICT,), lambda: _all(facts.scale_gain_past_cap(RESIDUAL),
-                                       facts.scale_gain_past_cap(WIDE))),
+    "0.001": ((VERDICT,), lambda: max(facts.scale_gain_past_cap(RESIDUAL),
+                                      facts.scale_gain_past_cap(WIDE), key=float)),
     # §10 "The search": how close to its best a rate must come (also, at twice the budget,
     # what the rule's dropout gained the residual stack on validation)
     "0.03": ((VERDICT,), lambda: _all(f"{NEAR_BEST:g}",
