@@ -46,102 +46,26 @@ and dropout, which their names then carry ("L1-h395-lr0.0058-d0-s1").
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from dataclasses import dataclass
-from functools import cache
 from itertools import zip_longest
 
 import numpy as np
 
-from scripts.study.plan import (
-    REFERENCE_LAYERS,
-    Run,
-    base_job,
-    budget_shapes,
-    quick_base,
-    shape_name,
-    variant,
+from scripts.study.plan import Run, base_job, quick_base, shape_name, variant
+from scripts.study.search_space import (
+    PLAIN,
+    RESIDUAL,
+    WIDE,
+    Search,
+    best_of,
+    dropout_at,
+    fb_label,
+    shapes,
+    trial_job,
+    two_digits,
+    val_score,
 )
 from stacklib.charlm.jobs import Job
-
-WIDE, RESIDUAL, PLAIN = "1 wide layer", "3 residual layers", "3 plain layers"
-
-
-def _two_digits(rate: float) -> float:
-    return float(f"{rate:.2g}")
-
-
-@dataclass(frozen=True)
-class Search:
-    """The search's grid and lengths, and the final runs' seeds and budgets."""
-
-    rates: tuple = tuple(_two_digits(r) for r in np.geomspace(1.5e-3, 9e-3, 5))
-    rate_step: float = 6 ** 0.25         # the rates' log-spacing, for a grid grown at an edge
-    extensions: int = 3                  # how far the grid may grow each way
-    forget_biases: tuple = (None, 1.0)   # None: torch's draw (the summed bias starts near 0)
-    probe_dropout: float = 0.1           # A and A2's fixed dropout
-    dropouts: tuple = (0.0, 0.1, 0.2, 0.3)
-    a_steps: int = 1500
-    a2_steps: int = 4000
-    keep: int = 3                        # A's best configurations continued in A2
-    keep_within: float = 0.02            # ... and one more when it is this close to the best
-    search_cap: int = 30_000
-    cap_quantile: float = 90.0
-    cap_factor: float = 1.3
-    seed: int = 0
-    final_seeds: tuple = (1, 2, 3, 4, 5)
-    few_seeds: tuple = (1, 2, 3)         # the plain stacks and depth 8
-    deep_layers: int = 8
-    deep_forget_bias: float = 1.0
-    dropout_per_doubling: float = 0.1
-    budgets: tuple = (2.0, 0.5, 0.25, 4.0)  # after the reference budget, in this order
-    tolerance: float = 0.02              # how closely a budget's shapes match in parameters
-
-    @classmethod
-    def quick(cls) -> Search:
-        """Every stage's code path in a few steps (tests)."""
-        return cls(rates=(9e-3,), extensions=0, dropouts=(0.0, 0.1), a_steps=8, a2_steps=12, keep=1,
-                   search_cap=40,
-                   final_seeds=(1, 2), few_seeds=(1,), deep_layers=4, budgets=(2.0,),
-                   tolerance=0.5)  # tiny models: the readout dominates (plan.quick_plan)
-
-
-@cache  # matching a budget scans every width: once per (base, search, scale)
-def shapes(base: Job, search: Search, scale: float = 1.0) -> dict:
-    """The shapes compared at ``scale`` times the reference budget, by the pages' names (the
-    plain stack at the reference budget only)."""
-    reference = variant(base, layers=REFERENCE_LAYERS).model
-    plain = (REFERENCE_LAYERS,) if scale == 1.0 else ()
-    return budget_shapes(reference, scale, plain=plain, tolerance=search.tolerance)
-
-
-def dropout_at(dropout: float, scale: float, per_doubling: float) -> float:
-    """The stated rule: ``per_doubling`` more dropout per doubling of the budget, never < 0."""
-    return round(max(0.0, dropout + per_doubling * math.log2(scale)), 6)
-
-
-def _fb(forget_bias) -> str:
-    return "0" if forget_bias is None else f"{forget_bias:g}"
-
-
-def _job(base: Job, model, *, lr, dropout, forget_bias, steps, seed, test) -> Job:
-    model = model.replace(dropout=dropout, forget_bias=forget_bias)
-    train = dataclasses.replace(base.train, lr=lr, max_steps=steps, seed=seed)
-    return Job(model, train, test=test)
-
-
-def _score(records: dict, name: str) -> float:
-    """A run's best validation bpc; a run that diverged before its first score ranks last."""
-    value = records[name]["val_bpc"]
-    return math.inf if value is None else value
-
-
-def _best(records: dict, names: list[str]) -> str | None:
-    """The name with the lowest validation bpc, once every one of ``names`` has a record."""
-    if any(n not in records for n in names):
-        return None
-    return min(names, key=lambda n: (_score(records, n), n))
 
 
 def _rate_stages(search: Search, base: Job, records: dict, rates: tuple):
@@ -149,24 +73,24 @@ def _rate_stages(search: Search, base: Job, records: dict, rates: tuple):
     runs, winners = [], {}
     for shape, model in shapes(base, search).items():
         def trial(stage, lr, fb, steps, model=model, shape=shape):
-            job = _job(base, model, lr=lr, dropout=search.probe_dropout, forget_bias=fb,
+            job = trial_job(base, model, lr=lr, dropout=search.probe_dropout, forget_bias=fb,
                        steps=steps, seed=search.seed, test=False)
-            return Run(f"{stage}-{shape_name(model)}-lr{lr:g}-fb{_fb(fb)}", stage, job,
+            return Run(f"{stage}-{shape_name(model)}-lr{lr:g}-fb{fb_label(fb)}", stage, job,
                        shape=shape)
 
         a = {(lr, fb): trial("A", lr, fb, search.a_steps)
              for lr in rates for fb in search.forget_biases}
         runs += a.values()
         winners[shape] = None
-        if _best(records, [r.name for r in a.values()]) is None:
+        if best_of(records, [r.name for r in a.values()]) is None:
             continue
-        ranked = sorted(a, key=lambda k: (_score(records, a[k].name), a[k].name))
-        scores = [_score(records, a[k].name) for k in ranked]
+        ranked = sorted(a, key=lambda k: (val_score(records, a[k].name), a[k].name))
+        scores = [val_score(records, a[k].name) for k in ranked]
         n = search.keep + (len(ranked) > search.keep
                            and scores[search.keep] - scores[0] <= search.keep_within)
         a2 = {k: trial("A2", *k, search.a2_steps) for k in ranked[:n]}
         runs += a2.values()
-        best = _best(records, [r.name for r in a2.values()])
+        best = best_of(records, [r.name for r in a2.values()])
         if best is None:
             continue
         lr, fb = next(k for k, r in a2.items() if r.name == best)
@@ -187,9 +111,9 @@ def rate_grid(search: Search, base: Job, records: dict) -> tuple:
         if not (grow_up or grow_down):
             return rates
         if grow_up:
-            rates, up = (*rates, _two_digits(rates[-1] * search.rate_step)), up + 1
+            rates, up = (*rates, two_digits(rates[-1] * search.rate_step)), up + 1
         if grow_down:
-            rates, down = (_two_digits(rates[0] / search.rate_step), *rates), down + 1
+            rates, down = (two_digits(rates[0] / search.rate_step), *rates), down + 1
 
 
 def _search_runs(search: Search, base: Job, records: dict):
@@ -202,12 +126,12 @@ def _search_runs(search: Search, base: Job, records: dict):
             continue
         model, w = at_one[shape], winners[shape]
         # named by the settings too: a winner that changes as records land leaves its trials
-        b = [Run(f"B-{shape_name(model)}-lr{w['lr']:g}-fb{_fb(w['forget_bias'])}-d{d:g}", "B",
-                 _job(base, model, lr=w["lr"], dropout=d, forget_bias=w["forget_bias"],
+        b = [Run(f"B-{shape_name(model)}-lr{w['lr']:g}-fb{fb_label(w['forget_bias'])}-d{d:g}", "B",
+                 trial_job(base, model, lr=w["lr"], dropout=d, forget_bias=w["forget_bias"],
                       steps=search.search_cap, seed=search.seed, test=False), shape=shape)
              for d in search.dropouts]
         runs += b
-        best = _best(records, [r.name for r in b])
+        best = best_of(records, [r.name for r in b])
         if best is not None:
             w["dropout"] = next(r.job.model.dropout for r in b if r.name == best)
     if winners[PLAIN] is not None and winners[RESIDUAL] is not None:
@@ -222,13 +146,13 @@ def final_cap(stopping_steps: list[int], search: Search, eval_every: int) -> int
     return int(math.ceil(raw / eval_every) * eval_every)
 
 
-def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | None = None
+def plan(vocab_size: int, records: dict, search: Search | None = None, base: Job | None = None
          ) -> tuple[list[Run], dict]:
     """Every run that can be planned from ``records`` (name -> record of the runs done), in
     the study's order, and what the search decided so far: {"winners", "cap", "checked"}
     ("checked": budget group -> shape -> the rate and dropout its check chose). Call it again
     as records land: each stage appears once the one before it is complete."""
-    base = base or base_job(vocab_size)
+    search, base = search or Search(), base or base_job(vocab_size)
     runs, winners = _search_runs(search, base, records)
     decided = {"winners": winners, "cap": None, "checked": {}}
     b_names = [r.name for r in runs if r.group == "B"]
@@ -240,7 +164,7 @@ def plan(vocab_size: int, records: dict, search: Search = Search(), base: Job | 
 
     def finals(group, shape, model, w, seeds, *, dropout, forget_bias, suffix=""):
         return [Run(f"{shape_name(model, suffix)}-s{s}", group,
-                    _job(base, model, lr=w["lr"], dropout=dropout, forget_bias=forget_bias,
+                    trial_job(base, model, lr=w["lr"], dropout=dropout, forget_bias=forget_bias,
                          steps=cap, seed=s, test=True), analyse=("plays",), shape=shape)
                 for s in seeds]
 
@@ -289,8 +213,8 @@ def _neighbours(lr: float, grid: list[float], step: float) -> list[float]:
     """The rates one step below and above ``lr`` on the search's ``grid`` (one log-step past
     its edge when ``lr`` sits on it)."""
     i = grid.index(lr)
-    return [grid[i - 1] if i > 0 else _two_digits(lr / step),
-            grid[i + 1] if i + 1 < len(grid) else _two_digits(lr * step)]
+    return [grid[i - 1] if i > 0 else two_digits(lr / step),
+            grid[i + 1] if i + 1 < len(grid) else two_digits(lr * step)]
 
 
 def checked_settings(search: Search, base: Job, records: dict, winners: dict, grid: list[float],
@@ -305,9 +229,9 @@ def checked_settings(search: Search, base: Job, records: dict, winners: dict, gr
         rule = dropout_at(w["dropout"], scale, search.dropout_per_doubling)
 
         def trial(lr, dropout, model=model, shape=shape, w=w):
-            return Run(f"{stage}-{shape_name(model)}-lr{lr:g}-fb{_fb(w['forget_bias'])}"
+            return Run(f"{stage}-{shape_name(model)}-lr{lr:g}-fb{fb_label(w['forget_bias'])}"
                        f"-d{dropout:g}", stage,
-                       _job(base, model, lr=lr, dropout=dropout, forget_bias=w["forget_bias"],
+                       trial_job(base, model, lr=lr, dropout=dropout, forget_bias=w["forget_bias"],
                             steps=cap, seed=search.seed, test=False), shape=shape)
 
         # the winner's dropout, then each level on to the rule's (up above the reference
@@ -318,7 +242,7 @@ def checked_settings(search: Search, base: Job, records: dict, winners: dict, gr
         dropouts = [trial(w["lr"], round(w["dropout"] + k * toward, 6)) for k in range(levels + 1)]
         runs += dropouts
         chosen[shape] = None
-        best = _best(records, [r.name for r in dropouts])
+        best = best_of(records, [r.name for r in dropouts])
         if best is None:
             continue
         dropout = next(r.job.model.dropout for r in dropouts if r.name == best)
@@ -329,7 +253,7 @@ def checked_settings(search: Search, base: Job, records: dict, winners: dict, gr
             tried[lr] = rate.name
         # as in the search: while the best rate sits at an edge of those tried, one step on
         for _ in range(search.extensions + 1):
-            best = _best(records, list(tried.values()))
+            best = best_of(records, list(tried.values()))
             if best is None:
                 break
             lr = next(lr for lr, name in tried.items() if name == best)
