@@ -11,7 +11,7 @@ from scripts.experiments import shakespeare as runner
 from scripts.generation import shakespeare_scale
 from scripts.generation.figures import mpl
 from scripts.study import plan as study
-from scripts.study.summary import config_name, scale_summary
+from scripts.study.summary import config_name, scale_summary, stopped_early
 from scripts.study.verdict import compare
 
 
@@ -74,9 +74,18 @@ def test_the_table_has_a_row_per_shape_and_the_figure_draws(quick):
         plt.close(fig)
 
 
-def test_the_steps_column_counts_the_seeds_that_stopped_early():
+def _trained(steps, stopped, cap=6000):
+    runs = [{"steps": n, "history": {"stopped": why}, "config": {"max_steps": cap}}
+            for n, why in zip(steps, stopped, strict=True)]
+    return {"steps": steps, "stopped": stopped, "early": [stopped_early(r) for r in runs]}
+
+
+def test_the_steps_column_counts_the_seeds_that_stopped_before_the_cap():
     steps = shakespeare_scale._steps
-    assert steps([6000, 5750, 6000], ["max_steps", "patience", "max_steps"]) == "5,917 (1\xa0early)"
-    assert steps([6000] * 3, ["max_steps"] * 3) == "6,000"
+    assert steps(_trained([6000, 5750, 6000], ["max_steps", "patience", "max_steps"])) \
+        == "5,917 (1\xa0early)"
+    assert steps(_trained([6000] * 3, ["max_steps"] * 3)) == "6,000"
+    # patience that runs out at the cap's own step: the run had every step the cap allowed
+    assert steps(_trained([6000, 6000], ["patience", "max_steps"])) == "6,000"
     with pytest.raises(ValueError, match="diverged"):
-        steps([6000, 300, 6000], ["max_steps", "diverged", "max_steps"])
+        steps(_trained([6000, 300, 6000], ["max_steps", "diverged", "max_steps"]))

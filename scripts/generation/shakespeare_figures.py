@@ -34,6 +34,7 @@ from scripts.generation.figures import (
     mpl,
     save_layouts,
 )
+from scripts.generation.markdown import fmt_int
 from scripts.generation.write import Output
 from scripts.study.plan import SEEDS
 from scripts.study.summary import TAIL
@@ -113,7 +114,10 @@ def data_figure(plt, s: dict, all_chars: int, phone: bool):
     ax.set_xscale("log")
     ax.set_xlabel("training characters", fontsize=LABEL)
     ax.set_ylabel("bits per character", fontsize=LABEL)
-    title = "each trained until validation stopped improving (or 6,000 steps)"
+    caps = {c["cap"] for c in [*s["data"].values(), *full.values()]}
+    if len(caps) != 1:
+        raise ValueError(f"summary: the data runs have several step caps {sorted(caps)}")
+    title = f"each trained until validation stopped improving (or {fmt_int(caps.pop())} steps)"
     ax.set_title(title.replace("validation ", "validation\n") if phone else title,
                  fontsize=TITLE)
     ax.tick_params(labelsize=TICK)

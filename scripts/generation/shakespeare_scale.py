@@ -45,6 +45,7 @@ from scripts.generation.shakespeare_records import bpc
 from scripts.generation.shakespeare_records import shape as model_label
 from scripts.generation.write import Output
 from scripts.study.plan import SEEDS, SHAPES
+from scripts.study.verdict import MARGIN
 
 DATA = shakespeare_records.DATA
 WIDE, RESIDUAL, PLAIN3, PLAIN2 = SHAPES
@@ -55,14 +56,14 @@ STYLE = {WIDE: (layer_color(1, 3), "-", "o"),
          PLAIN2: (layer_color(2, 3), "--", "v")}
 
 
-def _steps(steps: list[int], reasons: list[str]) -> str:
-    """The seeds' mean steps, and how many of them stopped early ("7,833 (3 early)"): when
-    validation stopped improving, rather than at the step cap."""
-    unknown = set(reasons) - {"max_steps", "patience"}
+def _steps(c: dict) -> str:
+    """A configuration's mean steps over its seeds, and how many of them stopped early
+    ("7,833 (3 early)"): when validation stopped improving, before the step cap."""
+    unknown = set(c["stopped"]) - {"max_steps", "patience"}
     if unknown:
         raise ValueError(f"stopped: the scale table has no words for {sorted(unknown)}")
-    early = reasons.count("patience")
-    return fmt_int(round(np.mean(steps))) + (f" ({early}{NBSP}early)" if early else "")
+    early = sum(c["early"])
+    return fmt_int(round(np.mean(c["steps"]))) + (f" ({early}{NBSP}early)" if early else "")
 
 
 
@@ -83,7 +84,7 @@ def _rows(budget: dict, label: str) -> list[list[str]]:
         versus = budget["versus_wide"].get(shape)
         rows.append([label, model_label(c), bpc(c["test_bpc"]),
                      "" if versus is None else _versus(versus),
-                     f"{c['train_bpc']['mean']:.3f}", _steps(c["steps"], c["stopped"])])
+                     f"{c['train_bpc']['mean']:.3f}", _steps(c)])
         label = ""
     return rows
 
@@ -101,8 +102,11 @@ def table_md(scale: dict, reference: dict) -> str:
             + f"\nTest bpc: mean ± sample standard deviation of {len(SEEDS)} seeds. *vs 1 wide "
               "layer*: the "
               "difference of the means ± its 95 % interval (Welch); below zero, depth needed "
-              "fewer bits. *Ahead* or *behind* only where the interval excludes 0; otherwise "
-              "the seeds cannot tell, *not resolved*. Steps, training bpc: the seeds' mean.\n")
+              "fewer bits. *Ahead* or *behind* only where the interval excludes 0; "
+              f"*equivalent* where the 90 % interval lies within ±{MARGIN:g}{NBSP}bpc; "
+              "otherwise the seeds cannot tell, *not resolved*. Steps, training bpc: the "
+              "seeds' mean; *early*: seeds that stopped before the step cap because "
+              "validation no longer improved.\n")
 
 
 def scale_figure(plt, scale: dict, phone: bool):

@@ -169,7 +169,7 @@ def data_md(s: dict, base, all_chars: int) -> str:
         for L in depths:
             c = cells[(L, n)] if n else full[L]
             gap = c["test_bpc"]["mean"] - c["train_bpc"]["mean"]
-            early = sum(stop == "patience" for stop in c["stopped"])
+            early = sum(c["early"])
             layers = f"{L}{NBSP}layer{'s' if L > 1 else ''}"
             size = fmt_int(n) if n else f"{fmt_int(all_chars)} (all)"
             rows.append([f"{size}: {layers}" if L == depths[0] else layers,
@@ -180,14 +180,14 @@ def data_md(s: dict, base, all_chars: int) -> str:
     header = ["Training characters: layers", "Training bpc", "Test bpc", "Gap", "Passes",
               "Stopped early"]
     capped = [(g, halved) for c in [*cells.values(), *(full[L] for L in depths)]
-              for g, halved, stop in zip(c["late_gain"], c["lr_halvings"], c["stopped"],
-                                         strict=True) if stop != "patience"]
+              for g, halved, early in zip(c["late_gain"], c["lr_halvings"], c["early"],
+                                          strict=True) if not early]
     return (header_comment(__name__) + md_table(header, rows)
             + f"\nWidth {base.model.hidden_size}, plain stacks. Every run trained until "
               f"{t.patience} validation scores in a row brought no new best (the smaller "
               f"sets are scored about once a pass), or for at most {fmt_int(t.max_steps)} "
-              "steps. *Stopped early* counts the seeds that stopped because validation no "
-              "longer improved, rather than at the step cap. Those that reached the cap had "
+              "steps. *Stopped early* counts the seeds that stopped before the step cap because "
+              "validation no longer improved. Those that reached the cap had "
               f"improved their best validation bpc by at most {max(g for g, _ in capped):.3f} "
               "in their last 1,000 steps, their learning rate halved at least "
               f"{min(h for _, h in capped)} times by then. The last two rows are the depth "

@@ -70,10 +70,17 @@ def trained(runs: list[dict]) -> dict:
             "train_bpc": spread(r["train_bpc"] for r in runs),
             "steps": [r["steps"] for r in runs], "epochs": spread(r["epochs"] for r in runs),
             "stopped": [r["history"]["stopped"] for r in runs],
+            "cap": first["config"]["max_steps"], "early": [stopped_early(r) for r in runs],
             "late_gain": [late_gain(r) for r in runs],
             "lr_halvings": [lr_halvings(r) for r in runs],
             "seconds": spread(r["history"]["seconds"] for r in runs),
             "curve": curve(runs)}
+
+
+def stopped_early(run: dict) -> bool:
+    """Whether validation stopped a run before its step cap. A run whose patience ran out at
+    the cap's own step had every step the cap allowed, so it counts as capped."""
+    return run["history"]["stopped"] == "patience" and run["steps"] < run["config"]["max_steps"]
 
 
 def lr_halvings(run: dict) -> int:
