@@ -237,18 +237,17 @@ def test_depth_data_claims(study):
     # "fewer passes ... about five times ... thirty times"
     subsets = [c["epochs"]["mean"] for L in (1, 3) for c in rows[L][:-1]]
     assert round(full[1]["epochs"]["mean"]) == 5 and round(min(subsets)) >= 30
-    capped = {L: [sum(stop == "max_steps" for stop in c["stopped"]) for c in rows[L]]
-              for L in (1, 3)}
-    for L in (1, 3):  # "on the full set most runs reach the step cap first"
-        assert capped[L][-1] > len(SEEDS) / 2
+    capped = {L: [len(c["early"]) - sum(c["early"]) for c in rows[L]] for L in (1, 3)}
+    for L in (1, 3):  # "on the full set every run reaches the step cap"
+        assert capped[L][-1] == len(SEEDS)
     # "as does one run on half a million characters": the only capped run on a smaller set
     assert sum(capped[1][:-1]) + sum(capped[3][:-1]) == 1
     assert capped[3][sizes.index(500_000)] == 1
     for L in (1, 3):  # the table's note: a capped run had all but converged, lr halved >= 3x
         for c in rows[L]:
-            for gain, halved, stop in zip(c["late_gain"], c["lr_halvings"], c["stopped"],
-                                          strict=True):
-                assert stop == "patience" or (gain < 0.02 and halved >= 3)
+            for gain, halved, early in zip(c["late_gain"], c["lr_halvings"], c["early"],
+                                           strict=True):
+                assert early or (gain < 0.02 and halved >= 3)
 
 
 def test_budget_table_counts_in_the_convention_it_names():
