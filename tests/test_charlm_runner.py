@@ -61,3 +61,16 @@ def test_a_run_another_runner_wrote_meanwhile_is_not_trained_again(tmp_path, cap
     charlm_runs.train_all(todo, tmp_path, tmp_path / "weights", workers=1, quick=True)
     assert "not trained again" in capsys.readouterr().out
     assert json.loads(path.read_text()) == record and not (tmp_path / "weights").exists()
+
+
+def test_a_rerun_reproduces_a_record_to_the_decimals_it_kept():
+    """Older records kept six significant digits: a re-run agreeing to those reproduces them,
+    and one that moves the last kept digit does not."""
+    old = {"test_bpc": 2.16095, "steps": 6000, "history": {"val_bpc": [2.61145, 2.39705]}}
+    same = {"test_bpc": 2.16095157942, "steps": 6000,
+            "history": {"val_bpc": [2.61145003807, 2.39705045855]}}
+    assert charlm_runs.differences(old, same) == []
+    moved = {"test_bpc": 2.16105, "steps": 6250, "history": {"val_bpc": [2.61145003807, 2.3971]}}
+    assert charlm_runs.differences(old, moved) == ["steps", "test_bpc", "history.val_bpc"]
+    assert charlm_runs.differences(old, {**same, "history": {"val_bpc": [2.61145]}}) \
+        == ["history.val_bpc"]

@@ -143,6 +143,16 @@ def write(path: Path, record: dict) -> None:
 TIMINGS = {"key", "analysis_key", "cpu_seconds", "seconds", "steps_run", "config", "machine"}
 
 
+def _agrees(old, new) -> bool:
+    """Whether a stored value and a re-run's agree to the decimals the stored one kept (older
+    records rounded their floats more coarsely)."""
+    if isinstance(old, float) and isinstance(new, float) and "e" not in repr(old):
+        return round(new, len(repr(old).split(".")[1])) == old
+    if isinstance(old, list) and isinstance(new, list):
+        return len(old) == len(new) and all(map(_agrees, old, new))
+    return old == new
+
+
 def differences(old: dict, new: dict) -> list[str]:
     """The fields in which a re-run's record differs from the one it replaces (as stored)."""
     from scripts.generation.write import json_text, non_finite_as_none
@@ -152,7 +162,7 @@ def differences(old: dict, new: dict) -> list[str]:
     for part in (None, "history"):
         a, b = (old, new) if part is None else (old.get(part, {}), new.get(part, {}))
         for field in sorted((set(a) & set(b)) - TIMINGS - {"history", "analysis"}):
-            if a[field] != b[field]:
+            if not _agrees(a[field], b[field]):
                 out.append(field if part is None else f"{part}.{field}")
     return out
 
