@@ -191,24 +191,24 @@ REGISTRY: dict[str, tuple[tuple[str, ...], Callable[[], str]]] = {
     # and where a page names a level
     "95": ((TESTBEDS, LAYERS, VERDICT, DATA_PAGE), lambda: f"{100 * LEVEL:.0f}"),
     "90": ((TESTBEDS, VANISH), lambda: f"{100 * EQUIVALENCE_LEVEL:.0f}"),
-    # ... the margin of equivalence (also the top of the one-recipe residual trend's interval, §10)
-    "0.025": ((TESTBEDS, VERDICT), lambda: _all(f"{MARGIN:g}",
-                                                _dec3(facts.residual_trend()["ci95"][1]))),
+    # ... the margin of equivalence
+    "0.025": ((TESTBEDS, VERDICT), lambda: f"{MARGIN:g}"),
     # §10 "More layers, same width": two plain layers against one, with its 95 % interval
     "0.081": ((VERDICT,), lambda: _dec3(-facts.plain_two_vs_one().diff)),
     "-0.170": ((VERDICT,), lambda: _dec3(facts.plain_two_vs_one().ci95[0])),
     # §10 "Four budgets, one recipe": depth against width across budgets; the residual stack's
     # differences from the wide layer, lowest and highest, and its trend per doubling
-    "-0.025": ((VERDICT,), lambda: _dec3(min(facts.scale_gaps(RESIDUAL)))),
+    "-0.026": ((VERDICT,), lambda: _dec3(min(facts.scale_gaps(RESIDUAL)))),
     "0.003": ((VERDICT,), lambda: _dec3(max(facts.scale_gaps(RESIDUAL)))),
-    "-0.003": ((VERDICT,), lambda: _dec3(facts.residual_trend()["ci95"][0])),
+    "-0.004": ((VERDICT,), lambda: _dec3(facts.residual_trend()["ci95"][0])),
+    "0.026": ((VERDICT,), lambda: _dec3(facts.residual_trend()["ci95"][1])),
     "0.011": ((VERDICT,), lambda: _dec3(facts.residual_trend()["per_doubling"])),
     "0.14": ((VERDICT,), lambda: f"{min(facts.scale_gaps(PLAIN3)):.2f}"),
-    "0.18": ((VERDICT,), lambda: f"{max(facts.scale_gaps(PLAIN3)):.2f}"),
+    "0.17": ((VERDICT,), lambda: f"{max(facts.scale_gaps(PLAIN3)):.2f}"),
     "500": ((VERDICT,), lambda: f"{round(SUTSKEVER_PARAMS / facts.largest_model(), -2):.0f}"),
     "1,000": ((VERDICT,), lambda: _int(LATE_WINDOW)),
     # the last 1,000 steps' gain below the reference budget
-    "0.012": ((VERDICT,), lambda: facts.late_gain_below(1.0)),
+    "0.032": ((VERDICT,), lambda: facts.late_gain_below(1.0)),
     "12,000": ((VERDICT,), lambda: _int(max(facts.plan_constant("SCALE_STEPS").values()))),
     "7,750": ((VERDICT,), lambda: _int(facts.largest_budget_last_stop())),
     # the top of two plain layers' interval; the larger of the residual and wide layers' gains
