@@ -45,7 +45,6 @@ from scripts.generation.shakespeare_records import bpc
 from scripts.generation.shakespeare_records import shape as model_label
 from scripts.generation.write import Output
 from scripts.study.plan import SEEDS, SHAPES
-from scripts.study.verdict import MARGIN
 
 DATA = shakespeare_records.DATA
 WIDE, RESIDUAL, PLAIN3, PLAIN2 = SHAPES
@@ -100,13 +99,10 @@ def table_md(scale: dict, reference: dict) -> str:
     gru = _rows(scale["gru"], "1, GRU")
     return (header_comment(__name__) + md_table(header, rows + gru)
             + f"\nTest bpc: mean ± sample standard deviation of {len(SEEDS)} seeds. *vs 1 wide "
-              "layer*: the "
-              "difference of the means ± its 95 % interval (Welch); below zero, depth needed "
-              "fewer bits. *Ahead* or *behind* only where the interval excludes 0; "
-              f"*equivalent* where the 90 % interval lies within ±{MARGIN:g}{NBSP}bpc; "
-              "otherwise the seeds cannot tell, *not resolved*. Steps, training bpc: the "
-              "seeds' mean; *early*: seeds that stopped before the step cap because "
-              "validation no longer improved.\n")
+              "layer*: the difference of the means ± its 95 % interval (Welch); below zero, "
+              "depth needed fewer bits. Its word follows "
+              "[§01's rule](01-testbeds.md#not-resolved). Steps, training bpc: the seeds' "
+              "mean; *early*: seeds that validation stopped before the step cap.\n")
 
 
 def scale_figure(plt, scale: dict, phone: bool):
