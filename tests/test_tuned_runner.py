@@ -10,6 +10,7 @@ import pytest
 
 from scripts.experiments import charlm_runs, tuned
 from scripts.study.plan import variant
+from scripts.study.tuned import where_compute_allows
 
 
 @pytest.mark.endtoend
@@ -70,3 +71,15 @@ def test_the_queue_follows_the_plan_not_the_longest_run_first(tmp_path):
     assert [t[0].name for t in queue] == [r.name for r in planned]
     # without a rank, the longest run starts first
     assert [t[0].name for t in charlm_runs.schedule(todo)] == [r.name for r in reversed(planned)]
+
+
+def test_the_listing_counts_the_stages_run_where_the_compute_allows_apart(tmp_path):
+    runs, _, decided = tuned.state(tmp_path, quick=True, upto="A")
+    runs = [dataclasses.replace(r, group="C4") if k >= 4 else r for k, r in enumerate(runs)]
+    records = {r.name: {"cpu_seconds": 3600, "config": {"device": "cpu"}} for r in runs[:5]}
+    assert "5 of 6 planned runs current" in tuned.listing(runs, records, decided)
+    lines = tuned.listing(runs, records, decided, optional={"C4"}).splitlines()
+    assert "4 of 4 planned runs current" in lines[-1] and "1 of 2 (C4)" in lines[-1]
+    assert "5.00 CPU-hours" in lines[-1]
+    assert lines[5].endswith("to run where the compute allows") and "done" in lines[4]
+    assert where_compute_allows() == {"C4", "x4"}

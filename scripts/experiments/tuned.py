@@ -67,17 +67,27 @@ def state(out: Path, quick: bool, upto: str = STAGES[-1]):
     return tuned.settle(lambda run: current(run, out, quick), _vocab(quick), upto_stage)
 
 
-def listing(runs, records: dict, decided: dict) -> str:
+def listing(runs, records: dict, decided: dict, optional: set = frozenset()) -> str:
+    """One line a run, then the count of current runs: those the verdict needs, and apart from
+    them the ``optional`` stages' (run only where the compute allows)."""
     lines, hours = [], {}
     for run in runs:
         record = records.get(run.name)
         lines.append(f"{run.name:<36} {run.group:<6} "
                      + (f"done, {record['cpu_seconds']:.0f} CPU-s on "
-                        f"{record['config'].get('device', 'cpu')}" if record else "to run"))
+                        f"{record['config'].get('device', 'cpu')}" if record
+                        else "to run where the compute allows" if run.group in optional
+                        else "to run"))
         if record:
             hours[run.group] = hours.get(run.group, 0) + record["cpu_seconds"] / 3600
-    lines.append(f"{len(records)} of {len(runs)} planned runs current; their records count "
-                 f"{sum(hours.values()):.2f} CPU-hours ("
+    needed = [run.name for run in runs if run.group not in optional]
+    spare = [run.name for run in runs if run.group in optional]
+    count = f"{sum(n in records for n in needed)} of {len(needed)} planned runs current"
+    if spare:
+        stages = ", ".join(sorted({r.group for r in runs if r.group in optional}))
+        count += (f"; where the compute allows, {sum(n in records for n in spare)} of "
+                  f"{len(spare)} ({stages})")
+    lines.append(f"{count}; their records count {sum(hours.values()):.2f} CPU-hours ("
                  + ", ".join(f"{g} {h:.2f}" for g, h in hours.items()) + ")")
     winners = {shape: w for shape, w in decided["winners"].items() if w}
     lines += [f"winner, {shape}: {w}" for shape, w in winners.items()]
@@ -108,7 +118,8 @@ def main(argv=None) -> int:
             runs = [r for r in runs if r.group in args.only]
             records = {r.name: records[r.name] for r in runs if r.name in records}
         if args.list:
-            print(listing(runs, records, decided))
+            print(listing(runs, records, decided,
+                          tuned.where_compute_allows(tuned.Search.quick() if args.quick else None)))
             return 0
         todo = runner.pending(runner.on_device([r for r in runs if r.name not in records],
                                                args.device), out, weights, args.quick)

@@ -44,6 +44,7 @@ class Search:
     deep_forget_bias: float = 1.0
     dropout_per_doubling: float = 0.1
     budgets: tuple = (2.0, 0.5, 0.25, 4.0)  # after the reference budget, in this order
+    if_compute_allows: tuple = (4.0,)    # of those, the budgets the verdict can stand without
     tolerance: float = 0.02              # how closely a budget's shapes match in parameters
 
     @classmethod
@@ -52,6 +53,7 @@ class Search:
         return cls(rates=(9e-3,), extensions=0, dropouts=(0.0, 0.1), a_steps=8, a2_steps=12, keep=1,
                    search_cap=40,
                    final_seeds=(1, 2), few_seeds=(1,), deep_layers=4, budgets=(2.0,),
+                   if_compute_allows=(),
                    tolerance=0.5)  # tiny models: the readout dominates (plan.quick_plan)
 
 

@@ -287,6 +287,13 @@ def settle(lookup, vocab_size: int, planner=plan) -> tuple[list[Run], dict, dict
         records.update(found)
 
 
+def where_compute_allows(search: Search | None = None) -> set[str]:
+    """The stages run only where the compute allows: the check and final runs of each budget in
+    ``search.if_compute_allows``."""
+    search = search or Search()
+    return {f"{stage}{scale:g}" for scale in search.if_compute_allows for stage in ("C", "x")}
+
+
 def quick_plan(vocab_size: int, records: dict) -> tuple[list[Run], dict]:
     """The tuned study's every code path with tiny models and a few steps (tests)."""
     return plan(vocab_size, records, Search.quick(), quick_base(vocab_size))
