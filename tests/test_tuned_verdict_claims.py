@@ -91,6 +91,14 @@ def test_the_budgets_shown_are_a_quarter_half_the_reference_and_twice(verdict):
     assert [b["group"] for b in verdict["budgets"]] == ["x0.25", "x0.5", "x1", "x2"]
 
 
+def test_the_plan_holds_four_times_the_budget_and_it_has_not_run(verdict):
+    """§10 "How the other budgets got their settings": "The study's plan also holds four times
+    the reference budget, to run where the compute allows; it has not run"."""
+    search = tuned.Search()
+    assert search.if_compute_allows == (4.0,) and 4.0 in search.budgets
+    assert "x4" not in verdict["checks"] and "x4" not in [b["group"] for b in verdict["budgets"]]
+
+
 def test_the_check_came_after_the_rules_settings_left_the_wide_layer_behind_at_twice(verdict):
     """"Twice the budget is exploratory. There the check was designed, and run, only after the
     rule's settings had trained the original final runs. On their validation plays, the wide
