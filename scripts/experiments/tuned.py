@@ -25,6 +25,7 @@ from pathlib import Path
 
 from scripts.experiments import charlm_runs as runner
 from scripts.study import tuned
+from scripts.study.search_space import Search
 
 OUT = runner.ROOT / "docs" / "generated" / "experiments" / "tuned"
 STAGES = ("A", "A2", "B", "x1", "deep", "C2", "x2", "C0.5", "x0.5", "C0.25", "x0.25", "C4", "x4")
@@ -118,8 +119,8 @@ def main(argv=None) -> int:
             runs = [r for r in runs if r.group in args.only]
             records = {r.name: records[r.name] for r in runs if r.name in records}
         if args.list:
-            print(listing(runs, records, decided,
-                          tuned.where_compute_allows(tuned.Search.quick() if args.quick else None)))
+            search = Search.quick() if args.quick else Search()
+            print(listing(runs, records, decided, tuned.where_compute_allows(search)))
             return 0
         todo = runner.pending(runner.on_device([r for r in runs if r.name not in records],
                                                args.device), out, weights, args.quick)
