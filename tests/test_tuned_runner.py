@@ -73,13 +73,25 @@ def test_the_queue_follows_the_plan_not_the_longest_run_first(tmp_path):
     assert [t[0].name for t in charlm_runs.schedule(todo)] == [r.name for r in reversed(planned)]
 
 
+@pytest.mark.endtoend
+def test_stages_run_where_the_compute_allows_start_only_when_named(tmp_path, capsys,
+                                                                    monkeypatch):
+    monkeypatch.setattr(tuned.tuned, "where_compute_allows", lambda search: {"A2"})
+    args = ["--quick", "--out", str(tmp_path), "--device", "cpu"]
+    assert tuned.main(args) == 0                 # A2 left out, and B waits on A2's records
+    out = capsys.readouterr().out
+    assert "running 6 (A)" in out and "running 3" not in out and "(A2)" in out.splitlines()[-1]
+    assert tuned.main([*args, "--upto", "A2"]) == 0
+    assert "running 3 (A2)" in capsys.readouterr().out
+
+
 def test_the_listing_counts_the_stages_run_where_the_compute_allows_apart(tmp_path):
     runs, _, decided = tuned.state(tmp_path, quick=True, upto="A")
     runs = [dataclasses.replace(r, group="C4") if k >= 4 else r for k, r in enumerate(runs)]
     records = {r.name: {"cpu_seconds": 3600, "config": {"device": "cpu"}} for r in runs[:5]}
     assert "5 of 6 planned runs current" in tuned.listing(runs, records, decided)
     lines = tuned.listing(runs, records, decided, optional={"C4"}).splitlines()
-    assert "4 of 4 planned runs current" in lines[-1] and "1 of 2 (C4)" in lines[-1]
+    assert "4 of 4 planned runs current" in lines[-1] and "1 of 2 planned so far (C4)" in lines[-1]
     assert "5.00 CPU-hours" in lines[-1]
     assert lines[5].endswith("to run where the compute allows") and "done" in lines[4]
     assert where_compute_allows() == {"C4", "x4"}

@@ -1,7 +1,8 @@
 """Run the tuned study (scripts/study/tuned.py): the same search for every shape, then the
 verdict's runs on fresh seeds.
 
-    python -m scripts.experiments.tuned                # every stage planned so far, in order
+    python -m scripts.experiments.tuned                # every stage the verdict needs, in order
+    python -m scripts.experiments.tuned --upto x4      # ... and the 4x arm (where compute allows)
     python -m scripts.experiments.tuned --upto x1      # stop after the reference budget's runs
     python -m scripts.experiments.tuned --list         # the runs, which are current, CPU-hours
     python -m scripts.experiments.tuned --quick        # every stage on tiny models (tests)
@@ -87,7 +88,7 @@ def listing(runs, records: dict, decided: dict, optional: set = frozenset()) -> 
     if spare:
         stages = ", ".join(sorted({r.group for r in runs if r.group in optional}))
         count += (f"; where the compute allows, {sum(n in records for n in spare)} of "
-                  f"{len(spare)} ({stages})")
+                  f"{len(spare)} planned so far ({stages})")
     lines.append(f"{count}; their records count {sum(hours.values()):.2f} CPU-hours ("
                  + ", ".join(f"{g} {h:.2f}" for g, h in hours.items()) + ")")
     winners = {shape: w for shape, w in decided["winners"].items() if w}
@@ -98,10 +99,11 @@ def listing(runs, records: dict, decided: dict, optional: set = frozenset()) -> 
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--list", action="store_true", help="list the planned runs and stop")
-    ap.add_argument("--upto", choices=STAGES, default=STAGES[-1],
-                    help="the last stage to run (default: all)")
+    ap.add_argument("--upto", choices=STAGES, default=None,
+                    help="the last stage to run (default: all but those run where the compute "
+                    "allows, which start only when --upto or --only names them)")
     ap.add_argument("--only", nargs="+", choices=STAGES, default=(),
                     help="of the stages up to --upto, run these only")
     ap.add_argument("--quick", action="store_true", help="tiny models on a slice of the text")
@@ -112,15 +114,18 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     out = args.out or (runner.ROOT / ".cache" / "tuned-quick" if args.quick else OUT)
     weights = _weights(out, args.quick)
+    optional = tuned.where_compute_allows(Search.quick() if args.quick else Search())
+    upto = args.upto or STAGES[-1]
     start = time.perf_counter()
     while True:
-        runs, records, decided = state(out, args.quick, args.upto)
+        runs, records, decided = state(out, args.quick, upto)
         if args.only:
             runs = [r for r in runs if r.group in args.only]
-            records = {r.name: records[r.name] for r in runs if r.name in records}
+        elif not (args.upto or args.list):
+            runs = [r for r in runs if r.group not in optional]   # they start only when named
+        records = {r.name: records[r.name] for r in runs if r.name in records}
         if args.list:
-            search = Search.quick() if args.quick else Search()
-            print(listing(runs, records, decided, tuned.where_compute_allows(search)))
+            print(listing(runs, records, decided, optional))
             return 0
         todo = runner.pending(runner.on_device([r for r in runs if r.name not in records],
                                                args.device), out, weights, args.quick)
@@ -131,8 +136,9 @@ def main(argv=None) -> int:
               f"{len(todo)} ({', '.join(stages)})", flush=True)
         runner.train_all(todo, out, weights, args.workers, args.quick,
                          first=in_plan_order(runs))
-    print(f"tuned: nothing left to run up to stage {args.upto}; "
-          f"{time.perf_counter() - start:.0f} s")
+    left = (f"up to stage {upto}" if args.upto or args.only or not optional
+            else f"but the stages run where the compute allows ({', '.join(sorted(optional))})")
+    print(f"tuned: nothing left to run {left}; {time.perf_counter() - start:.0f} s")
     return 0
 
 
