@@ -56,6 +56,22 @@ def test_a_record_is_current_under_the_device_it_names(tmp_path):
     assert tuned.current(run, tmp_path, quick=True) is None
 
 
+def test_a_gpu_record_stays_current_under_the_cpu_build_of_torch(tmp_path, monkeypatch):
+    import torch
+
+    run = tuned.state(tmp_path, quick=True, upto="A")[0][0]
+    gpu = charlm_runs.on_device([run], "cuda")[0]
+    release = torch.__version__.split("+")[0]
+    monkeypatch.setattr(torch, "__version__", f"{release}+cu126")     # trained on a CUDA build
+    record = {"name": run.name, "key": charlm_runs.training_key(gpu, quick=True),
+              "config": gpu.job.describe()}
+    (tmp_path / f"{run.name}.json").write_text(json.dumps(record))
+    monkeypatch.setattr(torch, "__version__", f"{release}+cpu")        # read on the CPU build
+    assert tuned.current(run, tmp_path, quick=True) == record
+    monkeypatch.setattr(torch, "__version__", "0.0.1+cpu")            # another release: stale
+    assert tuned.current(run, tmp_path, quick=True) is None
+
+
 def test_the_queue_follows_the_plan_not_the_longest_run_first(tmp_path):
     """The 4x runs cost the most, yet the verdict at the reference budget must land first."""
     run = tuned.state(tmp_path, quick=True, upto="A")[0][0]

@@ -38,12 +38,14 @@ ANALYSIS_MODULES = ("stacklib.charlm.analysis", "stacklib.charlm.plays")
 
 
 def versions() -> dict[str, str]:
-    """The versions a trained model's arithmetic depends on: torch and NumPy (the library's
-    own code is hashed instead, and the corpus by its texts)."""
+    """The versions a trained model's arithmetic depends on: torch's release and NumPy's (the
+    library's own code is hashed instead, and the corpus by its texts). torch's build tag
+    ("+cpu", "+cu126") is left out: it says which devices the build can drive, and a run's
+    config names the device it trained on, so a CUDA build and the CPU build share records."""
     from stacklib.experiments.common import versions as library_versions
 
     library = library_versions()
-    return {"torch": library["torch"], "numpy": library["numpy"]}
+    return {"torch": library["torch"].split("+")[0], "numpy": library["numpy"]}
 
 
 def training_key(run, quick: bool = False) -> str:

@@ -10,7 +10,8 @@ data    the texts themselves: the ids of the training, validation and test plays
 config  the job: the model's shape and options, the training settings (device included), the
         training characters
 
-plus the versions of torch and NumPy, which do the arithmetic. Code counts as Python reads it: a
+plus the releases of torch and NumPy, which do the arithmetic (torch's without its build tag,
+``+cpu`` or ``+cu126``: the config already names the device). Code counts as Python reads it: a
 module's syntax tree without its docstrings and imports. So a module moved to another folder, a
 comment or docstring reworded, or an import path changed leaves every key, and every record, as
 it was; an edit to what the code computes changes them. (The syntax tree is Python 3.11's, the

@@ -13,10 +13,8 @@ A2's winner to B, B's winners and stopping steps to the final runs), so the plan
 whenever a stage's records are in, until nothing is left to run. Every run writes
 docs/generated/experiments/tuned/<name>.json as soon as it ends, keyed like the study's runs
 (scripts/experiments/run_key.py), so an interrupted study resumes where it stopped. A record
-counts as current under the key of the device it names, so one trained on a GPU stays current
-on a machine without one, provided it has the same build of torch: the key holds torch's version
-with its build tag ("2.13.0+cpu"), so a CUDA build and the CPU build see each other's records as
-stale.
+counts as current under the key of the device it names: one trained on a GPU stays current on
+a CPU-only machine (the key holds torch's release, not its build tag).
 """
 
 from __future__ import annotations
